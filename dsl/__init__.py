@@ -1,0 +1,1 @@
+"""The rules language: loading, schemas, grammar and compiler."""

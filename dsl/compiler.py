@@ -1,0 +1,455 @@
+"""Stage 4: compile parse trees into closures (expressions) and graph nodes (statements).
+
+Names are resolved here: locals (parameters, ``let``, loop and choice names),
+constants (symbols, tables, entity ids, kinds), the rule file's own functions
+and macros, and the closed builtin registry. Every unknown name, wrong arity
+or undeclared attribute becomes a :class:`CompileError` with a position and a
+"did you mean"; compilation goes on so all of them are reported at once.
+"""
+from __future__ import annotations
+
+import operator
+from typing import Any, Callable, Iterable
+
+from lark import Token, Tree
+
+from ..interpreter.builtins import FUNCTIONS, VERBS
+from . import graph as g
+from .errors import CompileError, ParseError, Span, did_you_mean
+from .parser import parse_effect
+
+_BINARY = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+           ">": operator.gt, ">=": operator.ge, "+": operator.add, "-": operator.sub,
+           "*": operator.mul, "//": operator.floordiv, "%": operator.mod}
+LITERALS = {"none": None, "true": True, "false": False}
+
+
+class Scope:
+    """The local names visible in one program, and where its text starts."""
+
+    def __init__(self, names: Iterable[str], origin: Span):
+        self.names = set(names)
+        self.origin = origin
+
+    def span(self, tree: Tree | Token) -> Span:
+        meta = tree if isinstance(tree, Token) else tree.meta
+        line = getattr(meta, "line", 1) or 1
+        col = getattr(meta, "column", 1) or 1
+        return self.origin.shifted(line, col)
+
+
+class Compiler:
+    def __init__(self, constants: dict[str, Any], attributes: set[str]):
+        self.constants = dict(LITERALS, **constants)
+        self.attributes = attributes
+        self.functions: dict[str, g.Function] = {}
+        self.macro_params: dict[str, list[str]] = {}
+        self.errors: list[Any] = []
+        self.nodes: list[g.Stmt] = []
+
+    # ---- entry points -----------------------------------------------------------
+
+    def program(self, text: str, origin: Span, params: Iterable[str]) -> g.Block:
+        try:
+            tree = parse_effect(str(text), origin)
+        except ParseError as error:
+            self.errors.append(error)
+            return self._add(g.Block(origin))
+        scope = Scope(list(params) + sorted(_bound_names(tree.children)), origin)
+        return self.block(tree.children, scope, origin)
+
+    # ---- statements -------------------------------------------------------------
+
+    def _add(self, node: g.Stmt) -> Any:
+        node.id = len(self.nodes)
+        self.nodes.append(node)
+        return node
+
+    def block(self, stmts: list, scope: Scope, span: Span) -> g.Block:
+        body = [self.stmt(s, scope) for s in stmts if isinstance(s, Tree)]
+        return self._add(g.Block(span, [b for b in body if b is not None]))
+
+    def suite(self, tree: Tree, scope: Scope) -> g.Block:
+        return self.block(tree.children, scope, scope.span(tree))
+
+    def stmt(self, tree: Tree, scope: Scope) -> g.Stmt | None:
+        handler = getattr(self, "s_" + tree.data, None)
+        if handler is None:  # pragma: no cover - grammar and compiler out of step
+            self.error(f"unsupported statement '{tree.data}'", scope.span(tree))
+            return None
+        return handler(tree, scope)
+
+    def _simple(self, tree: Tree, scope: Scope, run: Callable[[Any, dict], None]) -> g.Simple:
+        return self._add(g.Simple(scope.span(tree), run, tree.data))
+
+    def s_let_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
+        name, value = str(tree.children[0]), self.expr(tree.children[1], scope)
+
+        def run(rt, env):
+            env[name] = _own(value(rt, env))
+        return self._simple(tree, scope, run)
+
+    def s_assign_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
+        setter = self.target(tree.children[0], scope)
+        value = self.expr(tree.children[1], scope)
+
+        def run(rt, env):
+            setter(rt, env, _own(value(rt, env)))
+        return self._simple(tree, scope, run)
+
+    def s_aug_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
+        target, op, value = tree.children
+        setter = self.target(target, scope)
+        getter = self.expr(_target_as_expr(target), scope)
+        value = self.expr(value, scope)
+        fn = operator.add if str(op) == "+=" else operator.sub
+
+        def run(rt, env):
+            setter(rt, env, fn(getter(rt, env), value(rt, env)))
+        return self._simple(tree, scope, run)
+
+    def s_choose_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
+        children = list(tree.children)
+        optional = isinstance(children[0], Token) and children[0].type == "MAY"
+        if optional:
+            children = children[1:]
+        name, options = str(children[0]), self.expr(children[1], scope)
+        node = g.Choose(scope.span(tree), var=name, options=options, optional=optional)
+        for opt in children[2:]:
+            kind, value = opt.data, opt.children[-1]
+            if kind == "choose_by":
+                node.actor = self.expr(value, scope)
+            elif kind == "choose_prompt":
+                node.prompt = _string(value)
+            else:
+                node.label = self.expr(value, scope)
+        if node.actor is None:
+            if "you" not in scope.names:
+                self.error("a choice needs 'by PLAYER' here (no 'you' is known)", scope.span(tree))
+            node.actor = lambda rt, env: env["you"]
+        return self._add(node)
+
+    def s_draw_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
+        name = str(tree.children[0])
+        source = self.expr(_target_as_expr(tree.children[1]), scope)
+
+        def run(rt, env):
+            env[name] = rt.draw(source(rt, env))
+        return self._simple(tree, scope, run)
+
+    def s_shuffle_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
+        source = self.expr(_target_as_expr(tree.children[0]), scope)
+        return self._simple(tree, scope, lambda rt, env: rt.shuffle(source(rt, env)))
+
+    def s_call_stmt(self, tree: Tree, scope: Scope) -> g.Stmt | None:
+        name, args_tree = tree.children
+        args = list(args_tree.children) if args_tree is not None else []
+        span = scope.span(tree)
+        if name in self.macro_params:
+            self._arity(name, len(args), len(self.macro_params[name]), len(self.macro_params[name]), span)
+            return self._add(g.Call(span, str(name), [self.expr(a, scope) for a in args]))
+        builtin = VERBS.get(str(name))
+        if builtin is None:
+            if name in self.functions or name in FUNCTIONS:
+                self.error(f"'{name}' is a function and changes nothing; use its value", span)
+            else:
+                self.error(f"unknown verb or macro '{name}'", span,
+                           did_you_mean(name, list(VERBS) + list(self.macro_params)))
+            return None
+        self._arity(name, len(args), builtin.min_args, builtin.max_args, span)
+        if builtin.target and args and not _is_place(args[0]):
+            self.error(f"the first argument of '{name}' must be a place such as game.bag or x.items",
+                       scope.span(args[0]))
+        compiled = [self.expr(a, scope) for a in args]
+        fn = builtin.fn
+
+        def run(rt, env):
+            fn(rt, *[a(rt, env) for a in compiled])
+        return self._simple(tree, scope, run)
+
+    def s_emit_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
+        name, args_tree = tree.children
+        args = [self.expr(a, scope) for a in (args_tree.children if args_tree is not None else [])]
+        return self._add(g.Emit(scope.span(tree), str(name), args))
+
+    def s_perform_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
+        target, *rest = tree.children
+        rest = [r for r in rest if r is not None]
+        names = [str(r) for r in rest[0::2]]
+        values = [self.expr(r, scope) for r in rest[1::2]]
+        return self._add(g.Perform(scope.span(tree), self.expr(target, scope), names, values))
+
+    def s_break_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
+        return self._add(g.Break(scope.span(tree)))
+
+    def s_return_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
+        return self._add(g.Return(scope.span(tree)))
+
+    def s_pass_stmt(self, tree: Tree, scope: Scope) -> None:
+        return None
+
+    def s_if_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
+        test, suite, *rest = tree.children
+        node = g.If(scope.span(tree), [self.expr(test, scope)], [self.suite(suite, scope)])
+        for clause in rest:
+            if clause is None:
+                continue
+            if clause.data == "elif_clause":
+                node.tests.append(self.expr(clause.children[0], scope))
+                node.suites.append(self.suite(clause.children[1], scope))
+            else:
+                node.orelse = self.suite(clause.children[0], scope)
+        return self._add(node)
+
+    def s_for_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
+        name, items, suite = tree.children
+        return self._add(g.For(scope.span(tree), str(name), self.expr(items, scope), self.suite(suite, scope)))
+
+    def s_while_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
+        test, suite = tree.children
+        return self._add(g.While(scope.span(tree), self.expr(test, scope), self.suite(suite, scope)))
+
+    def s_repeat_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
+        count, suite = tree.children
+        return self._add(g.Repeat(scope.span(tree), self.expr(count, scope), self.suite(suite, scope)))
+
+    # ---- targets (places a value can be stored) -------------------------------------
+
+    def target(self, tree: Tree, scope: Scope) -> Callable[[Any, dict, Any], None]:
+        if tree.data == "target_name":
+            name = str(tree.children[0])
+            if name not in scope.names:
+                self.error(f"cannot assign to '{name}': it is not a local name (use 'let')",
+                           scope.span(tree))
+
+            def set_local(rt, env, value):
+                env[name] = value
+            return set_local
+        if tree.data == "target_attr":
+            obj, attr = self.expr(tree.children[0], scope), str(tree.children[1])
+            self._check_attr(attr, scope.span(tree.children[1]))
+
+            def set_attr(rt, env, value):
+                rt.set_attr(obj(rt, env), attr, value)
+            return set_attr
+        container, key = self.expr(tree.children[0], scope), self.expr(tree.children[1], scope)
+
+        def set_index(rt, env, value):
+            box, k = container(rt, env), key(rt, env)
+            if isinstance(box, dict) and value == 0 and isinstance(value, int) and not isinstance(value, bool):
+                box.pop(k, None)
+            else:
+                box[k] = value
+        return set_index
+
+    # ---- expressions --------------------------------------------------------------
+
+    def expr(self, tree: Tree | Token, scope: Scope) -> g.Expr:
+        handler = getattr(self, "e_" + tree.data, None)
+        if handler is None:  # pragma: no cover
+            self.error(f"unsupported expression '{tree.data}'", scope.span(tree))
+            return lambda rt, env: None
+        return handler(tree, scope)
+
+    def e_number(self, tree: Tree, scope: Scope) -> g.Expr:
+        value = int(tree.children[0])
+        return lambda rt, env: value
+
+    def e_string(self, tree: Tree, scope: Scope) -> g.Expr:
+        value = _string(tree.children[0])
+        return lambda rt, env: value
+
+    def e_name(self, tree: Tree, scope: Scope) -> g.Expr:
+        name = str(tree.children[0])
+        if name in scope.names:
+            def local(rt, env):
+                try:
+                    return env[name]
+                except KeyError:
+                    raise NameError(f"'{name}' is used before it is given a value") from None
+            return local
+        if name in self.constants:
+            value = self.constants[name]
+            return lambda rt, env: value
+        hint = did_you_mean(name, list(scope.names) + list(self.constants))
+        self.error(f"unknown name '{name}'", scope.span(tree), hint)
+        return lambda rt, env: None
+
+    def e_list_lit(self, tree: Tree, scope: Scope) -> g.Expr:
+        args = tree.children[0]
+        items = [self.expr(a, scope) for a in (args.children if args is not None else [])]
+        return lambda rt, env: [i(rt, env) for i in items]
+
+    def e_comprehension(self, tree: Tree, scope: Scope) -> g.Expr:
+        elt_tree, name, source_tree, cond_tree = tree.children
+        name = str(name)
+        inner = Scope(scope.names | {name}, scope.origin)
+        source, elt = self.expr(source_tree, scope), self.expr(elt_tree, inner)
+        cond = self.expr(cond_tree, inner) if cond_tree is not None else None
+
+        def comprehension(rt, env):
+            saved, had = env.get(name), name in env
+            out = []
+            for item in source(rt, env):
+                env[name] = item
+                if cond is None or cond(rt, env):
+                    out.append(elt(rt, env))
+            if had:
+                env[name] = saved
+            else:
+                env.pop(name, None)
+            return out
+        return comprehension
+
+    def e_attr(self, tree: Tree, scope: Scope) -> g.Expr:
+        obj, attr = self.expr(tree.children[0], scope), str(tree.children[1])
+        self._check_attr(attr, scope.span(tree.children[1]))
+        return lambda rt, env: rt.get_attr(obj(rt, env), attr)
+
+    def e_index(self, tree: Tree, scope: Scope) -> g.Expr:
+        container, key = self.expr(tree.children[0], scope), self.expr(tree.children[1], scope)
+
+        def index(rt, env):
+            box, k = container(rt, env), key(rt, env)
+            if isinstance(box, dict):
+                return box.get(k, 0)
+            return box[k]
+        return index
+
+    def e_call(self, tree: Tree, scope: Scope) -> g.Expr:
+        name, args_tree = str(tree.children[0]), tree.children[1]
+        args = [self.expr(a, scope) for a in (args_tree.children if args_tree is not None else [])]
+        span = scope.span(tree)
+        if name in self.functions:
+            function = self.functions[name]
+            self._arity(name, len(args), len(function.params), len(function.params), span)
+
+            def call_rule(rt, env):
+                return function.call(rt, [a(rt, env) for a in args])
+            return call_rule
+        builtin = FUNCTIONS.get(name)
+        if builtin is None:
+            if name in VERBS or name in self.macro_params:
+                self.error(f"'{name}' changes the game and has no value; call it as a statement", span)
+            else:
+                self.error(f"unknown function '{name}'", span,
+                           did_you_mean(name, list(FUNCTIONS) + list(self.functions)))
+            return lambda rt, env: None
+        self._arity(name, len(args), builtin.min_args, builtin.max_args, span)
+        fn = builtin.fn
+        if len(args) == 1:
+            only = args[0]
+            return lambda rt, env: fn(rt, only(rt, env))
+        return lambda rt, env: fn(rt, *[a(rt, env) for a in args])
+
+    def e_neg(self, tree: Tree, scope: Scope) -> g.Expr:
+        inner = self.expr(tree.children[0], scope)
+        return lambda rt, env: -inner(rt, env)
+
+    def e_not_op(self, tree: Tree, scope: Scope) -> g.Expr:
+        inner = self.expr(tree.children[0], scope)
+        return lambda rt, env: not inner(rt, env)
+
+    def e_in_op(self, tree: Tree, scope: Scope) -> g.Expr:
+        item, box = self.expr(tree.children[0], scope), self.expr(tree.children[1], scope)
+        return lambda rt, env: item(rt, env) in box(rt, env)
+
+    def e_not_in_op(self, tree: Tree, scope: Scope) -> g.Expr:
+        item, box = self.expr(tree.children[0], scope), self.expr(tree.children[2], scope)
+        return lambda rt, env: item(rt, env) not in box(rt, env)
+
+    def e_cond_expr(self, tree: Tree, scope: Scope) -> g.Expr:
+        then, test, other = (self.expr(c, scope) for c in tree.children)
+        return lambda rt, env: then(rt, env) if test(rt, env) else other(rt, env)
+
+    def e_or_expr(self, tree: Tree, scope: Scope) -> g.Expr:
+        parts = [self.expr(c, scope) for c in tree.children]
+        return lambda rt, env: any(p(rt, env) for p in parts)
+
+    def e_and_expr(self, tree: Tree, scope: Scope) -> g.Expr:
+        parts = [self.expr(c, scope) for c in tree.children]
+        return lambda rt, env: all(p(rt, env) for p in parts)
+
+    def e_comparison(self, tree: Tree, scope: Scope) -> g.Expr:
+        return self._chain(tree, scope)
+
+    e_sum_expr = e_product = e_comparison
+
+    def _chain(self, tree: Tree, scope: Scope) -> g.Expr:
+        first = self.expr(tree.children[0], scope)
+        rest = [(_BINARY[str(op)], self.expr(operand, scope))
+                for op, operand in zip(tree.children[1::2], tree.children[2::2])]
+        if len(rest) == 1:
+            fn, second = rest[0]
+            return lambda rt, env: fn(first(rt, env), second(rt, env))
+
+        def chain(rt, env):
+            value = first(rt, env)
+            for fn, operand in rest:
+                value = fn(value, operand(rt, env))
+            return value
+        return chain
+
+    # ---- checks ---------------------------------------------------------------------
+
+    def _check_attr(self, attr: str, span: Span) -> None:
+        if attr not in self.attributes:
+            self.error(f"no kind of entity has an attribute '{attr}'", span,
+                       did_you_mean(attr, self.attributes))
+
+    def _arity(self, name: str, given: int, low: int, high: int | None, span: Span) -> None:
+        if given < low or (high is not None and given > high):
+            want = str(low) if low == high else (f"{low} or more" if high is None else f"{low} to {high}")
+            self.error(f"'{name}' takes {want} argument{'s' if want != '1' else ''}, not {given}", span)
+
+    def error(self, message: str, span: Span, hint: str = "") -> None:
+        self.errors.append(CompileError(message, span, hint))
+
+
+def compile_expression_text(compiler: Compiler, text: str, origin: Span, params: Iterable[str]) -> g.Expr:
+    """Compile text that must be a single expression (a function body, a condition)."""
+    try:
+        tree = parse_effect(str(text), origin, start="expr_start")
+    except ParseError as error:
+        compiler.errors.append(error)
+        return lambda rt, env: None
+    return compiler.expr(tree.children[0], Scope(params, origin))
+
+
+def _bound_names(stmts: list) -> set[str]:
+    names: set[str] = set()
+    for tree in stmts:
+        if not isinstance(tree, Tree):
+            continue
+        if tree.data in ("let_stmt", "for_stmt", "draw_stmt"):
+            names.add(str(tree.children[0]))
+        elif tree.data == "choose_stmt":
+            kids = [k for k in tree.children if isinstance(k, Token) and k.type == "NAME"]
+            names.add(str(kids[0]))
+        if tree.data in ("if_stmt", "for_stmt", "while_stmt", "repeat_stmt", "suite",
+                         "elif_clause", "else_clause"):
+            names |= _bound_names(tree.children)
+    return names
+
+
+def _target_as_expr(tree: Tree) -> Tree:
+    mapping = {"target_name": "name", "target_attr": "attr", "target_index": "index"}
+    return Tree(mapping[tree.data], tree.children, tree.meta)
+
+
+def _is_place(tree: Tree) -> bool:
+    return isinstance(tree, Tree) and tree.data in ("name", "attr", "index")
+
+
+def _string(token: Token) -> str:
+    body = str(token)[1:-1]
+    return body.encode("utf-8").decode("unicode_escape") if "\\" in body else body
+
+
+def _own(value: Any) -> Any:
+    """Values bound to names are copies, so a saved game never shares lists."""
+    if isinstance(value, list):
+        return list(value)
+    if isinstance(value, dict):
+        return dict(value)
+    return value

@@ -1,0 +1,127 @@
+"""Source positions and the error classes of every pipeline stage.
+
+Every error a rule author can cause is a :class:`RuleError` carrying a
+:class:`Span`; all of them print as ``path:line:col: error: message`` followed
+by the source line and a caret, so that a whole batch reads like a compiler's.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from difflib import get_close_matches
+from typing import Iterable
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A place in a rule file: 1-based line and column."""
+
+    path: str
+    line: int
+    col: int
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.col}"
+
+    def shifted(self, line: int, col: int) -> "Span":
+        """The span of (line, col), 1-based, inside text that starts here."""
+        return Span(self.path, self.line + line - 1, self.col + col - 1)
+
+
+UNKNOWN = Span("<unknown>", 0, 0)
+
+
+class SpeciationError(Exception):
+    """Base of every error this package raises on purpose."""
+
+
+class RuleError(SpeciationError):
+    """A mistake in a rule file, reported with its position."""
+
+    stage = "error"
+
+    def __init__(self, message: str, span: Span = UNKNOWN, hint: str = ""):
+        super().__init__(message)
+        self.message = message
+        self.span = span
+        self.hint = hint
+
+    def format(self, sources: dict[str, str] | None = None) -> str:
+        text = f"{self.span}: error: {self.message}"
+        if self.hint:
+            text += f" ({self.hint})"
+        line = _source_line(self.span, sources)
+        if line is not None:
+            caret = " " * (max(self.span.col, 1) - 1) + "^"
+            text += f"\n    {line}\n    {caret}"
+        return text
+
+    def __str__(self) -> str:
+        return f"{self.span}: {self.message}" + (f" ({self.hint})" if self.hint else "")
+
+
+class LoadError(RuleError):
+    """Malformed YAML, or a file that cannot be read."""
+
+
+class SchemaError(RuleError):
+    """A rule file whose structure does not fit its schema."""
+
+
+class ParseError(RuleError):
+    """Effect text that does not fit the grammar."""
+
+
+class CompileError(RuleError):
+    """Unknown names, wrong arities, clashing definitions."""
+
+
+class RuleErrors(SpeciationError):
+    """Every static error found in one run, reported together."""
+
+    def __init__(self, errors: Iterable[RuleError], sources: dict[str, str] | None = None):
+        self.errors = sorted(errors, key=lambda e: (e.span.path, e.span.line, e.span.col))
+        self.sources = sources or {}
+        super().__init__(self.format())
+
+    def format(self) -> str:
+        return "\n".join(e.format(self.sources) for e in self.errors)
+
+
+class RuleRuntimeError(SpeciationError):
+    """A rule that went wrong while running (a bug in the rules, not an illegal action)."""
+
+    def __init__(self, message: str, span: Span = UNKNOWN):
+        super().__init__(f"{span}: {message}")
+        self.span = span
+
+
+class IllegalActionError(SpeciationError):
+    """An action that is not among the legal ones now; the game is unchanged."""
+
+
+class SaveFileError(SpeciationError):
+    """A saved game that cannot be read, or belongs to another ruleset or version."""
+
+
+def did_you_mean(word: str, candidates: Iterable[str]) -> str:
+    """A 'did you mean' hint, or '' when nothing is close."""
+    close = get_close_matches(word, list(candidates), n=3, cutoff=0.6)
+    if not close:
+        return ""
+    return "did you mean " + " or ".join(f"'{c}'" for c in close) + "?"
+
+
+def _source_line(span: Span, sources: dict[str, str] | None) -> str | None:
+    if span.line <= 0:
+        return None
+    text = (sources or {}).get(span.path)
+    if text is None:
+        try:
+            with open(span.path, encoding="utf-8") as handle:
+                text = handle.read()
+        except OSError:
+            return None
+    lines = text.splitlines()
+    if span.line > len(lines):
+        return None
+    return lines[span.line - 1]

@@ -1,0 +1,142 @@
+"""The effect graph: compiled statements, each with an id and a source span.
+
+Expressions are compiled to Python closures ``fn(rt, env) -> value`` once, at
+load time. Statements are small records; the interpreter's frame machine walks
+them, so a game can stop at any choice and be saved as plain data (a stack of
+``[node id, counter, extra, env frame]`` lists).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .errors import Span
+
+Expr = Callable[[Any, dict], Any]
+
+
+@dataclass(slots=True, eq=False)
+class Stmt:
+    span: Span
+    id: int = field(default=-1, init=False)
+
+
+@dataclass(slots=True, eq=False)
+class Simple(Stmt):
+    """A statement that runs to completion at once (let, assignment, verbs)."""
+
+    run: Callable[[Any, dict], None] = None  # type: ignore[assignment]
+    text: str = ""
+
+
+@dataclass(slots=True, eq=False)
+class Block(Stmt):
+    body: list[Stmt] = field(default_factory=list)
+
+
+@dataclass(slots=True, eq=False)
+class If(Stmt):
+    tests: list[Expr] = field(default_factory=list)
+    suites: list[Block] = field(default_factory=list)
+    orelse: Block | None = None
+
+
+@dataclass(slots=True, eq=False)
+class For(Stmt):
+    var: str = ""
+    items: Expr = None  # type: ignore[assignment]
+    body: Block = None  # type: ignore[assignment]
+
+
+@dataclass(slots=True, eq=False)
+class While(Stmt):
+    test: Expr = None  # type: ignore[assignment]
+    body: Block = None  # type: ignore[assignment]
+
+
+@dataclass(slots=True, eq=False)
+class Repeat(Stmt):
+    count: Expr = None  # type: ignore[assignment]
+    body: Block = None  # type: ignore[assignment]
+
+
+@dataclass(slots=True, eq=False)
+class Choose(Stmt):
+    var: str = ""
+    options: Expr = None  # type: ignore[assignment]
+    actor: Expr = None  # type: ignore[assignment]
+    optional: bool = False
+    prompt: str = ""
+    label: Expr | None = None
+
+
+@dataclass(slots=True, eq=False)
+class Call(Stmt):
+    """Call a macro: a new frame with its own local names."""
+
+    name: str = ""
+    args: list[Expr] = field(default_factory=list)
+
+
+@dataclass(slots=True, eq=False)
+class Perform(Stmt):
+    """Run the effect of the card (or other entity with an effect) a value names."""
+
+    target: Expr = None  # type: ignore[assignment]
+    names: list[str] = field(default_factory=list)
+    values: list[Expr] = field(default_factory=list)
+
+
+@dataclass(slots=True, eq=False)
+class Emit(Stmt):
+    """Fire an event: every active trigger listening for it runs, in order."""
+
+    event: str = ""
+    args: list[Expr] = field(default_factory=list)
+
+
+@dataclass(slots=True, eq=False)
+class Break(Stmt):
+    pass
+
+
+@dataclass(slots=True, eq=False)
+class Return(Stmt):
+    pass
+
+
+@dataclass(slots=True)
+class Macro:
+    name: str
+    params: list[str]
+    body: Block
+    span: Span
+
+
+@dataclass(slots=True)
+class Function:
+    name: str
+    params: list[str]
+    span: Span
+    expr: Expr = None  # type: ignore[assignment]
+    call: Callable[..., Any] = None  # type: ignore[assignment]
+
+
+@dataclass(slots=True)
+class Trigger:
+    event: str
+    params: list[str]
+    owner: str | None
+    test: Expr | None
+    active: Expr | None
+    body: Block
+    span: Span
+
+
+@dataclass(slots=True)
+class Modifier:
+    function: str
+    owner: str | None
+    active: Expr | None
+    value: Expr
+    span: Span

@@ -1,0 +1,83 @@
+"""Stage 3: parse effect text with the Lark grammar in ``grammar/effects.lark``.
+
+Parse errors are mapped to plain words (never grammar terminal names) and to
+the position in the rule file where the effect text starts.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from lark.indenter import Indenter
+
+from .errors import ParseError, Span
+
+
+class _Indenter(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR", "LSQB"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 4
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Lark:
+    grammar = resources.files(__package__).joinpath("grammar/effects.lark").read_text()
+    return Lark(grammar, parser="lalr", postlex=_Indenter(), propagate_positions=True,
+                maybe_placeholders=True, start=["start", "expr_start"])
+
+
+_WORDS = {
+    "_NL": "end of line", "_INDENT": "an indented block", "_DEDENT": "end of block",
+    "NAME": "a name", "NUMBER": "a number", "STRING": "a quoted string",
+    "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "COLON": "':'",
+    "COMMA": "','", "DOT": "'.'", "EQUAL": "'='", "$END": "end of text",
+    "COMPOP": "a comparison", "ADDOP": "'+' or '-'", "MULOP": "'*', '//' or '%'",
+    "AUGOP": "'+=' or '-='", "MINUS": "'-'",
+}
+
+
+def _describe(token_type: str) -> str:
+    if token_type in _WORDS:
+        return _WORDS[token_type]
+    if token_type.isupper() and not token_type.startswith("_"):
+        return f"'{token_type.lower()}'"
+    return token_type
+
+
+def parse_effect(text: str, origin: Span, start: str = "start") -> Tree:
+    """Parse effect text (or, with start="expr_start", one expression) found at *origin*."""
+    source = text if text.endswith("\n") else text + "\n"
+    try:
+        return _parser().parse(source, start=start)
+    except UnexpectedInput as exc:
+        raise _friendly(exc, source, origin) from None
+
+
+def _friendly(exc: UnexpectedInput, source: str, origin: Span) -> ParseError:
+    line, col = max(getattr(exc, "line", 1), 1), max(getattr(exc, "column", 1), 1)
+    span = origin.shifted(line, col)
+    if isinstance(exc, UnexpectedCharacters):
+        char = source[exc.pos_in_stream] if exc.pos_in_stream < len(source) else "?"
+        return ParseError(f"unexpected character '{char}' in effect", span)
+    if isinstance(exc, UnexpectedToken):
+        token: Token = exc.token
+        if token.type == "$END":
+            return ParseError("effect ends too early (an unfinished statement or block?)", span)
+        expected = sorted({_describe(t) for t in exc.expected if not t.startswith("__")})
+        shown = token.value.strip() or _describe(token.type)
+        hint = ""
+        if token.type == "_INDENT":
+            hint = "unexpected indentation"
+        elif token.type in ("_NL", "_DEDENT") and any(e == "':'" for e in expected):
+            hint = "a ':' is missing at the end of the line before the block"
+        if len(expected) > 6:
+            expected = expected[:6] + ["..."]
+        message = f"unexpected {shown!r}" if token.type not in ("_NL", "_DEDENT", "_INDENT") \
+            else f"unexpected {_describe(token.type)}"
+        return ParseError(f"{message}; expected {', '.join(expected)}", span, hint)
+    return ParseError(f"cannot parse effect: {exc}", span)

@@ -1,0 +1,1 @@
+"""The interpreter: board model, state machine and game API."""

@@ -1,0 +1,221 @@
+"""The game API: one small fixed interface for every ruleset.
+
+>>> from speciation import load_ruleset, Game
+>>> game = Game.new(load_ruleset("original"), players=4, seed=1)
+>>> action = game.legal_actions()[0]
+>>> game.apply(action)
+>>> game.is_over
+False
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from ..dsl.errors import IllegalActionError, SaveFileError
+from . import rng
+from .machine import Machine
+
+SAVE_FORMAT = "speciation-save"
+SAVE_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Action:
+    """One legal option of the pending decision. ``value`` is plain data."""
+
+    value: Any
+    label: str
+
+    def __repr__(self) -> str:
+        return f"Action({self.value!r}, {self.label!r})"
+
+
+PASS_LABEL = "pass (decline)"
+
+
+class Game:
+    """A game in progress: ruleset + plain-data state."""
+
+    def __init__(self, ruleset, state: dict):
+        self.ruleset = ruleset
+        self.state = state
+        self._machine = Machine(ruleset, state)
+
+    # ---- creation -----------------------------------------------------------------
+
+    @classmethod
+    def new(cls, ruleset, players: int | None = None, seed: int = 0,
+            chance: list | None = None, start: bool = True) -> "Game":
+        """A new game for *players* players (default: the ruleset's minimum)."""
+        count = players if players is not None else ruleset.min_players
+        if not ruleset.min_players <= count <= ruleset.max_players:
+            raise ValueError(f"{ruleset.title or ruleset.name} takes {ruleset.min_players} to "
+                             f"{ruleset.max_players} players, not {count}")
+        entities = json.loads(json.dumps(ruleset.entities))
+        ids = [f"p{i + 1}" for i in range(count)]
+        for i, ident in enumerate(ids):
+            entities[ident] = {"kind": "player", "id": ident, "name": f"Player {i + 1}",
+                               **json.loads(json.dumps(ruleset.player_defaults))}
+        state = {"ent": entities, "players": ids, "rng": rng.seed_state(seed), "seed": seed,
+                 "stack": [], "pending": None, "log": [], "chance": list(chance or []),
+                 "steps": 0}
+        game = cls(ruleset, state)
+        if start:
+            game._machine.start("main")
+            game._machine.run()
+        return game
+
+    # ---- the decision protocol ------------------------------------------------------
+
+    @property
+    def pending(self) -> dict | None:
+        return self.state["pending"]
+
+    @property
+    def current_actor(self) -> str | None:
+        """The entity deciding now (a player, or an entity a player controls)."""
+        pending = self.state["pending"]
+        return pending["actor"] if pending else None
+
+    @property
+    def current_player(self) -> int | None:
+        """Index (0-based) of the player who must decide now, or None."""
+        actor = self.current_actor
+        if actor is None:
+            return None
+        return self.player_of(actor)
+
+    def player_of(self, actor: Any) -> int:
+        players = self.state["players"]
+        if actor in players:
+            return players.index(actor)
+        owner = self.state["ent"].get(actor, {}).get("player")
+        return players.index(owner) if owner in players else 0
+
+    @property
+    def prompt(self) -> str:
+        pending = self.state["pending"]
+        return pending["prompt"] if pending else ""
+
+    def legal_actions(self) -> list[Action]:
+        pending = self.state["pending"]
+        if pending is None:
+            return []
+        labels = pending["labels"] or [self._machine.label(v) for v in pending["options"]]
+        actions = [Action(v, l) for v, l in zip(pending["options"], labels)]
+        if pending["optional"]:
+            actions.append(Action(None, PASS_LABEL))
+        return actions
+
+    def apply(self, action: Any) -> None:
+        """Take one legal action; anything else raises and changes nothing."""
+        pending = self.state["pending"]
+        if pending is None:
+            raise IllegalActionError("the game is over; no action is legal")
+        value = action.value if isinstance(action, Action) else action
+        if not (value in pending["options"] or (value is None and pending["optional"])):
+            shown = ", ".join(a.label for a in self.legal_actions()[:12])
+            raise IllegalActionError(
+                f"{self._machine.label(value)!r} is not a legal choice for "
+                f"'{pending['prompt'] or pending['var']}' now; legal: {shown}")
+        actor = self._machine.label(pending["actor"])
+        choice = self._machine.label(value) if value is not None else "passes"
+        self.state["log"].append(f"  {actor}: {pending['prompt'] or pending['var']} → {choice}")
+        self._machine.resolve(value)
+
+    @property
+    def is_over(self) -> bool:
+        return self.state["pending"] is None and not self.state["stack"]
+
+    @property
+    def scores(self) -> list[int]:
+        score = self.ruleset.functions["score"]
+        return [score.call(self._machine, [p]) for p in self.state["players"]]
+
+    @property
+    def winner(self) -> int | None:
+        """Index of the winning player once the game is over (the ruleset's 'winner()')."""
+        if not self.is_over:
+            return None
+        if "winner" in self.ruleset.functions:
+            return self.player_of(self.ruleset.functions["winner"].call(self._machine, []))
+        scores = self.scores
+        return scores.index(max(scores))
+
+    def evaluate(self, name: str, *args: Any) -> Any:
+        """Call one of the ruleset's functions on the current state."""
+        return self.ruleset.functions[name].call(self._machine, list(args))
+
+    def label(self, value: Any) -> str:
+        return self._machine.label(value)
+
+    # ---- state as data ------------------------------------------------------------
+
+    @property
+    def log(self) -> list[str]:
+        return self.state["log"]
+
+    def clone(self) -> "Game":
+        return Game(self.ruleset, _copy(self.state))
+
+    def digest(self) -> str:
+        """A hash of everything that decides the game's future (not the log)."""
+        data = {k: v for k, v in self.state.items() if k != "log"}
+        return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
+
+    def to_json(self) -> str:
+        return json.dumps({"format": SAVE_FORMAT, "format_version": SAVE_VERSION,
+                           "ruleset": self.ruleset.name, "ruleset_version": self.ruleset.version,
+                           "ruleset_digest": self.ruleset.digest, "variants": self.ruleset.variants,
+                           "mods": self.ruleset.mods, "state": self.state})
+
+    @classmethod
+    def from_json(cls, text: str, ruleset=None) -> "Game":
+        """Load a saved game; the ruleset is loaded by name unless given."""
+        try:
+            data = json.loads(text)
+        except (json.JSONDecodeError, TypeError) as exc:
+            raise SaveFileError(f"not a saved game: {exc}") from None
+        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+            raise SaveFileError("not a Speciation saved game (no 'format: speciation-save')")
+        if data.get("format_version") != SAVE_VERSION:
+            raise SaveFileError(f"saved with format version {data.get('format_version')}; "
+                                f"this Speciation reads version {SAVE_VERSION}")
+        if ruleset is None:
+            from ..dsl.ruleset import load_ruleset
+            ruleset = load_ruleset(data.get("ruleset", "?"), data.get("variants", []), data.get("mods", []))
+        if data.get("ruleset") != ruleset.name:
+            raise SaveFileError(f"this game was saved with ruleset '{data.get('ruleset')}', not '{ruleset.name}'")
+        if data.get("ruleset_digest") != ruleset.digest:
+            raise SaveFileError(
+                f"this game was saved with another version of ruleset '{ruleset.name}' "
+                f"(saved: {data.get('ruleset_version')} / {data.get('ruleset_digest')}, "
+                f"loaded: {ruleset.version} / {ruleset.digest}); it cannot be resumed safely")
+        state = data.get("state")
+        if not isinstance(state, dict) or not {"ent", "stack", "pending", "rng"} <= set(state):
+            raise SaveFileError("the saved game has no usable state")
+        return cls(ruleset, state)
+
+    def view(self, player: int) -> dict:
+        """What one player may see: the state less the order of hidden lists and the RNG."""
+        hidden = set(self.ruleset.constants.get("hidden_lists", []))
+        state = _copy(self.state)
+        state.pop("rng", None)
+        state.pop("chance", None)
+        for record in state["ent"].values():
+            for attr in hidden & set(record):
+                if isinstance(record[attr], list):
+                    record[attr] = sorted(record[attr], key=str)
+        return state
+
+
+def _copy(value: Any) -> Any:
+    """A fast deep copy of plain data."""
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value

@@ -1,0 +1,250 @@
+"""The frame machine: runs the effect graph until a player must choose.
+
+The machine's whole memory lives in the game state as plain data: a stack of
+frames ``[node id, counter, extra, env frame]``. A frame that owns local names
+keeps them (a dict) in ``extra`` and points ``env frame`` at itself; nested
+blocks and loops point at the frame that owns their names. So a game can be
+saved, cloned and resumed at any choice, even inside a card's effect.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..dsl import graph as g
+from ..dsl.errors import RuleRuntimeError
+from . import rng
+
+_LOOPS = (g.For, g.While, g.Repeat)
+
+
+class _Unwind(Exception):
+    pass
+
+
+class Machine:
+    """Runs rules against one game state; also the ``rt`` every closure receives."""
+
+    __slots__ = ("ruleset", "state", "ent", "nodes")
+
+    def __init__(self, ruleset, state: dict):
+        self.ruleset = ruleset
+        self.state = state
+        self.ent = state["ent"]
+        self.nodes = ruleset.nodes
+
+    # ---- services for compiled expressions ------------------------------------------
+
+    def get_attr(self, entity: Any, attr: str) -> Any:
+        try:
+            return self.ent[entity][attr]
+        except KeyError:
+            if entity not in self.ent:
+                raise ValueError(f"{self.label(entity)} is not an entity, so it has no '{attr}'") from None
+            raise ValueError(f"{self.label(entity)} has no attribute '{attr}'") from None
+        except TypeError:
+            raise ValueError(f"{self.label(entity)} is not an entity, so it has no '{attr}'") from None
+
+    def set_attr(self, entity: Any, attr: str, value: Any) -> None:
+        record = self.ent.get(entity) if isinstance(entity, str) else None
+        if record is None or attr not in record:
+            self.get_attr(entity, attr)  # raises the right message
+        record[attr] = value
+
+    def label(self, value: Any) -> str:
+        if isinstance(value, str):
+            record = self.ent.get(value)
+            if record is not None:
+                return str(record.get("name", value))
+            return value
+        if value is None:
+            return "none"
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        if isinstance(value, list):
+            return "[" + ", ".join(self.label(v) for v in value) + "]"
+        return str(value)
+
+    def log(self, text: str) -> None:
+        self.state["log"].append(text)
+
+    def random_below(self, n: int) -> int:
+        self.state["rng"], value = rng.next_value(self.state["rng"])
+        return value % n
+
+    def draw(self, items: list) -> Any:
+        """A chance step: take one item out of the list, scripted or at random."""
+        if not items:
+            return None
+        script = self.state["chance"]
+        if script:
+            value = script.pop(0)
+            if value not in items:
+                raise ValueError(f"the scripted chance outcome {self.label(value)} is not available "
+                                 f"(there are: {self.label(sorted(set(items), key=str))})")
+            items.remove(value)
+            return value
+        return items.pop(self.random_below(len(items)))
+
+    def shuffle(self, items: list) -> None:
+        for i in range(len(items) - 1, 0, -1):
+            j = self.random_below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    # ---- running ------------------------------------------------------------------
+
+    def start(self, macro: str, args: list | None = None) -> None:
+        body = self.ruleset.macros[macro]
+        env = dict(zip(body.params, args or []))
+        stack = self.state["stack"]
+        stack.append([body.body.id, 0, env, len(stack)])
+
+    def run(self) -> None:
+        """Run until a choice is pending or the program ends."""
+        state, stack, nodes = self.state, self.state["stack"], self.nodes
+        stmt: g.Stmt | None = None
+        try:
+            while stack and state["pending"] is None:
+                frame = stack[-1]
+                node = nodes[frame[0]]
+                kind = type(node)
+                if kind is g.Block:
+                    body, env = node.body, stack[frame[3]][2]
+                    while frame[1] < len(body):
+                        stmt = body[frame[1]]
+                        frame[1] += 1
+                        if type(stmt) is g.Simple:
+                            stmt.run(self, env)
+                        elif self._enter(stmt, frame, env):
+                            break
+                    else:
+                        stack.pop()
+                    continue
+                stmt = node
+                env = stack[frame[3]][2]
+                if kind is g.For:
+                    if frame[1] < len(frame[2]):
+                        env[node.var] = frame[2][frame[1]]
+                        frame[1] += 1
+                        stack.append([node.body.id, 0, None, frame[3]])
+                    else:
+                        stack.pop()
+                elif kind is g.While:
+                    if node.test(self, env):
+                        stack.append([node.body.id, 0, None, frame[3]])
+                    else:
+                        stack.pop()
+                else:  # Repeat
+                    if frame[1] > 0:
+                        frame[1] -= 1
+                        stack.append([node.body.id, 0, None, frame[3]])
+                    else:
+                        stack.pop()
+        except RuleRuntimeError:
+            raise
+        except Exception as exc:  # a bug in the rules: say where
+            span = stmt.span if stmt is not None else None
+            raise RuleRuntimeError(str(exc) or type(exc).__name__, span) from exc
+
+    def _enter(self, stmt: g.Stmt, frame: list, env: dict) -> bool:
+        """Start a compound statement; True if the current block must pause."""
+        stack, owner = self.state["stack"], frame[3]
+        kind = type(stmt)
+        if kind is g.If:
+            for test, suite in zip(stmt.tests, stmt.suites):
+                if test(self, env):
+                    stack.append([suite.id, 0, None, owner])
+                    return True
+            if stmt.orelse is not None:
+                stack.append([stmt.orelse.id, 0, None, owner])
+                return True
+            return False
+        if kind is g.For:
+            stack.append([stmt.id, 0, list(stmt.items(self, env)), owner])
+            return True
+        if kind is g.While:
+            stack.append([stmt.id, 0, None, owner])
+            return True
+        if kind is g.Repeat:
+            stack.append([stmt.id, int(stmt.count(self, env)), None, owner])
+            return True
+        if kind is g.Choose:
+            return self._choose(stmt, env)
+        if kind is g.Call:
+            macro = self.ruleset.macros[stmt.name]
+            new_env = dict(zip(macro.params, [a(self, env) for a in stmt.args]))
+            stack.append([macro.body.id, 0, new_env, len(stack)])
+            return True
+        if kind is g.Perform:
+            target = stmt.target(self, env)
+            if target not in self.ruleset.effects:
+                raise ValueError(f"{self.label(target)} has no effect to perform")
+            body, params = self.ruleset.effects[target]
+            new_env = {"self": target}
+            new_env.update({n: v(self, env) for n, v in zip(stmt.names, stmt.values)})
+            stack.append([body.id, 0, new_env, len(stack)])
+            return True
+        if kind is g.Emit:
+            return self._emit(stmt, env)
+        if kind is g.Break:
+            self._unwind(loop=True)
+            return True
+        if kind is g.Return:
+            self._unwind(loop=False)
+            return True
+        raise ValueError(f"cannot run {kind.__name__}")  # pragma: no cover
+
+    def _unwind(self, loop: bool) -> None:
+        """Pop frames up to the innermost loop (break) or macro body (return)."""
+        stack = self.state["stack"]
+        while stack:
+            frame = stack.pop()
+            if loop and type(self.nodes[frame[0]]) in _LOOPS:
+                return
+            if frame[3] == len(stack):
+                if loop:
+                    raise ValueError("'break' outside a loop")
+                return
+
+    def _emit(self, stmt: g.Emit, env: dict) -> bool:
+        args = [a(self, env) for a in stmt.args]
+        pushed = False
+        stack = self.state["stack"]
+        for trigger in reversed(self.ruleset.triggers.get(stmt.event, [])):
+            new_env = dict(zip(trigger.params, args))
+            new_env["self"] = trigger.owner
+            if trigger.active is not None and not trigger.active(self, new_env):
+                continue
+            if trigger.test is not None and not trigger.test(self, new_env):
+                continue
+            stack.append([trigger.body.id, 0, new_env, len(stack)])
+            pushed = True
+        return pushed
+
+    def _choose(self, stmt: g.Choose, env: dict) -> bool:
+        options = list(stmt.options(self, env))
+        if not options or (len(options) == 1 and not stmt.optional):
+            env[stmt.var] = options[0] if options else None
+            return False
+        actor = stmt.actor(self, env)
+        labels = None
+        if stmt.label is not None:
+            saved = env.get(stmt.var)
+            labels = []
+            for option in options:
+                env[stmt.var] = option
+                labels.append(str(stmt.label(self, env)))
+            env[stmt.var] = saved
+        self.state["pending"] = {"actor": actor, "prompt": stmt.prompt, "options": options,
+                                 "labels": labels, "optional": stmt.optional, "var": stmt.var,
+                                 "node": stmt.id}
+        return True
+
+    def resolve(self, value: Any) -> None:
+        """Bind the pending choice and go on."""
+        pending = self.state["pending"]
+        stack = self.state["stack"]
+        env = stack[stack[-1][3]][2]
+        env[pending["var"]] = value
+        self.state["pending"] = None
+        self.state["steps"] += 1
+        self.run()

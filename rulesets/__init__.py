@@ -1,0 +1,1 @@
+"""Rule files shipped with Speciation: one folder per ruleset."""

@@ -1,0 +1,17 @@
+"""Speciation: a rules language and interpreter for the Dominant Species games.
+
+>>> from speciation import load_ruleset, Game
+>>> ruleset = load_ruleset("original")
+>>> game = Game.new(ruleset, players=3, seed=7)
+>>> game.current_player in (0, 1, 2)
+True
+"""
+from .dsl.errors import (CompileError, IllegalActionError, LoadError, ParseError, RuleError, RuleErrors,
+                         RuleRuntimeError, SaveFileError, SchemaError, SpeciationError)
+from .dsl.ruleset import Ruleset, available_rulesets, load_ruleset
+from .interpreter.game import Action, Game
+
+__all__ = ["Action", "CompileError", "Game", "IllegalActionError", "LoadError", "ParseError",
+           "RuleError", "RuleErrors", "RuleRuntimeError", "Ruleset", "SaveFileError", "SchemaError",
+           "SpeciationError", "available_rulesets", "load_ruleset"]
+__version__ = "0.1.0"
