@@ -120,7 +120,7 @@ class Compiler:
             if kind == "choose_by":
                 node.actor = self.expr(value, scope)
             elif kind == "choose_prompt":
-                node.prompt = _string(value)
+                node.prompt = self.expr(value, scope)
             else:
                 node.label = self.expr(value, scope)
         if node.actor is None:
@@ -443,7 +443,10 @@ def _is_place(tree: Tree) -> bool:
 
 def _string(token: Token) -> str:
     body = str(token)[1:-1]
-    return body.encode("utf-8").decode("unicode_escape") if "\\" in body else body
+    if "\\" not in body:
+        return body
+    # latin-1 + backslashreplace keeps non-ASCII letters intact through unicode_escape
+    return body.encode("latin-1", "backslashreplace").decode("unicode_escape")
 
 
 def _own(value: Any) -> Any:

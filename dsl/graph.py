@@ -66,7 +66,7 @@ class Choose(Stmt):
     options: Expr = None  # type: ignore[assignment]
     actor: Expr = None  # type: ignore[assignment]
     optional: bool = False
-    prompt: str = ""
+    prompt: Expr | None = None
     label: Expr | None = None
 
 

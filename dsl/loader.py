@@ -56,7 +56,12 @@ def load_text(text: str, path: str) -> Any:
         raise LoadError(f"malformed YAML: {exc}", Span(path, 1, 1)) from None
     if root is None:
         return None
-    return _convert(root, path, text.splitlines())
+    try:
+        return _convert(root, path, text.splitlines())
+    except yaml.MarkedYAMLError as exc:  # an unknown tag, say: still the author's YAML
+        mark = exc.problem_mark or exc.context_mark
+        span = Span(path, mark.line + 1, mark.column + 1) if mark else Span(path, 1, 1)
+        raise LoadError(f"unsupported YAML: {exc.problem or exc.context}", span) from None
 
 
 def load_file(path: str) -> tuple[Any, str]:
@@ -97,8 +102,16 @@ def _convert(node: yaml.Node, path: str, lines: list[str]) -> Any:
         result.span = _start(node, path)
         result.key_spans, result.value_spans = {}, {}
         for key_node, value_node in node.value:
-            key = _convert(key_node, path, lines)
             key_span = _start(key_node, path)
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                raise LoadError("YAML merge keys ('<<') are not supported; write the entries out",
+                                key_span)
+            key = _convert(key_node, path, lines)
+            if isinstance(key_node, yaml.ScalarNode) and (isinstance(key, bool) or key is None):
+                # YAML 1.1 reads the keys on/off/yes/no/null as true/false/none; a rule
+                # file means the word (a trigger's 'on:' above all).
+                key = Text(key_node.value)
+                key.span = key_span
             if not isinstance(key, (str, int, bool)) or isinstance(key, list):
                 raise LoadError("a mapping key must be a plain word or number", key_span)
             if key in result:
@@ -119,7 +132,10 @@ def _convert(node: yaml.Node, path: str, lines: list[str]) -> Any:
             for c in node.value
         ]
         return items
-    value = _constructor.construct_object(node, deep=True)
+    if node.tag == "tag:yaml.org,2002:timestamp":
+        value = node.value  # a date stays the text it was written as (JSON has no dates)
+    else:
+        value = _constructor.construct_object(node, deep=True)
     if isinstance(value, str):
         text = Text(value)
         text.span = _scalar_span(node, path, lines)

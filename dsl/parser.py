@@ -10,7 +10,7 @@ from importlib import resources
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
-from lark.indenter import Indenter
+from lark.indenter import DedentError, Indenter
 
 from .errors import ParseError, Span
 
@@ -22,6 +22,20 @@ class _Indenter(Indenter):
     INDENT_type = "_INDENT"
     DEDENT_type = "_DEDENT"
     tab_len = 4
+
+    def handle_NL(self, token: Token):
+        try:
+            yield from super().handle_NL(token)
+        except DedentError:
+            raise _BadDedent(token) from None
+
+
+class _BadDedent(Exception):
+    """A line indented less than its block but more than the enclosing one."""
+
+    def __init__(self, token: Token):
+        super().__init__("inconsistent dedent")
+        self.token = token
 
 
 @lru_cache(maxsize=1)
@@ -37,7 +51,7 @@ _WORDS = {
     "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "COLON": "':'",
     "COMMA": "','", "DOT": "'.'", "EQUAL": "'='", "$END": "end of text",
     "COMPOP": "a comparison", "ADDOP": "'+' or '-'", "MULOP": "'*', '//' or '%'",
-    "AUGOP": "'+=' or '-='", "MINUS": "'-'",
+    "AUGOP": "'+=' or '-='", "MINUS": "'-'", "NOT_IN": "'not in'",
 }
 
 
@@ -56,6 +70,12 @@ def parse_effect(text: str, origin: Span, start: str = "start") -> Tree:
         return _parser().parse(source, start=start)
     except UnexpectedInput as exc:
         raise _friendly(exc, source, origin) from None
+    except _BadDedent as exc:
+        # The newline token ends where the badly indented line's text starts.
+        token = exc.token
+        span = origin.shifted(token.end_line or 1, token.end_column or 1)
+        raise ParseError("this line is indented less than its block but more than the "
+                         "block around it; indent it like one of them", span) from None
 
 
 def _friendly(exc: UnexpectedInput, source: str, origin: Span) -> ParseError:
@@ -77,7 +97,13 @@ def _friendly(exc: UnexpectedInput, source: str, origin: Span) -> ParseError:
             hint = "a ':' is missing at the end of the line before the block"
         if len(expected) > 6:
             expected = expected[:6] + ["..."]
-        message = f"unexpected {shown!r}" if token.type not in ("_NL", "_DEDENT", "_INDENT") \
-            else f"unexpected {_describe(token.type)}"
+        if token.type == "_INDENT":
+            message, hint = "unexpected indentation", ""
+            # point at the indented text, not at the end of the line before it
+            span = origin.shifted(token.end_line or line, token.end_column or col)
+        elif token.type in ("_NL", "_DEDENT"):
+            message = f"unexpected {_describe(token.type)}"
+        else:
+            message = f"unexpected {shown!r}"
         return ParseError(f"{message}; expected {', '.join(expected)}", span, hint)
     return ParseError(f"cannot parse effect: {exc}", span)

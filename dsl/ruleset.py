@@ -194,8 +194,7 @@ class _Builder:
             manifest = self.read(directory / "ruleset.yaml", "manifest")
             if manifest is not None:
                 self.manifest = manifest
-            for path in _rule_files(directory):
-                self.add_document(path, self.read(path))
+            self.add_layer([(path, self.read(path)) for path in _rule_files(directory)])
         known = variant_files(root)
         for name in variants:
             self.layer += 1
@@ -206,13 +205,20 @@ class _Builder:
             document = self.read(known[name], "variant")
             if document is not None:
                 self.variant_titles[name] = str(document["title"])
-                self.add_document(known[name], document)
+                self.add_layer([(known[name], document)])
         for mod in mods:
             self.layer += 1
             paths = sorted(Path(mod).rglob("*.yaml")) if Path(mod).is_dir() else [Path(mod)]
-            for path in paths:
-                self.add_document(path, self.read(path))
+            self.add_layer([(path, self.read(path)) for path in paths])
         return self.compile(root, variants, mods)
+
+    def add_layer(self, documents: list[tuple[Path, Any]]) -> None:
+        """Add one layer's documents: kinds first, so any file may use any kind."""
+        for path, doc in documents:
+            if doc is not None and "kinds" in doc:
+                self.add_kinds(doc["kinds"], doc)
+        for path, doc in documents:
+            self.add_document(path, doc)
 
     def add_document(self, path: Path, doc: Any) -> None:
         if doc is None:
@@ -220,7 +226,7 @@ class _Builder:
         if "card" in doc:
             self.add_card(path, doc)
             return
-        for key in ("symbols", "tables", "kinds", "entities", "board", "functions", "macros",
+        for key in ("symbols", "tables", "entities", "board", "functions", "macros",
                     "triggers", "modifiers", "decks"):
             if key in doc:
                 getattr(self, "add_" + key)(doc[key], doc)

@@ -95,6 +95,11 @@ def _translate(error: ValidationError, document: Any, origin: Span, kind: str) -
         options = ", ".join(map(str, error.validator_value))
         return SchemaError(f"{prefix}{error.instance!r} is not one of: {options}", span,
                            did_you_mean(str(error.instance), map(str, error.validator_value)))
+    if error.validator == "pattern" and "propertyNames" in error.absolute_schema_path:
+        # a key (not a value) breaks the pattern: point at that key
+        bad = str(error.instance)
+        span = container.where_key(bad) if isinstance(container, Node) else span
+        return SchemaError(f"{prefix}{bad!r} is not a valid name or signature like name(a, b)", span)
     if error.validator == "pattern":
         return SchemaError(f"{prefix}{error.instance!r} is not a valid name (letters, digits and _)", span)
     if error.validator == "propertyNames":

@@ -107,6 +107,19 @@ def reversed_(rt, items):
 
 
 @function(2)
+def sole_highest(rt, items, keys):
+    """`sole_highest(xs, keys)`: the item whose key is strictly greater than every other
+    item's key; none if the list is empty or the highest key is shared.
+    `sole_highest(["a", "b"], [3, 2]) == "a"`"""
+    if not items:
+        return None
+    best = max(keys)
+    if list(keys).count(best) != 1:
+        return None
+    return items[list(keys).index(best)]
+
+
+@function(2)
 def order_by(rt, items, keys):
     """`order_by(xs, keys)`: xs sorted by the matching keys, ascending; ties keep list order.
     `order_by(["a", "b"], [2, 1]) == ["b", "a"]`"""

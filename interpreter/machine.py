@@ -17,8 +17,9 @@ from . import rng
 _LOOPS = (g.For, g.While, g.Repeat)
 
 
-class _Unwind(Exception):
-    pass
+def _own(value: Any) -> Any:
+    """Arguments are copied, so a macro's names never share a list with the state."""
+    return list(value) if isinstance(value, list) else dict(value) if isinstance(value, dict) else value
 
 
 class Machine:
@@ -171,7 +172,7 @@ class Machine:
             return self._choose(stmt, env)
         if kind is g.Call:
             macro = self.ruleset.macros[stmt.name]
-            new_env = dict(zip(macro.params, [a(self, env) for a in stmt.args]))
+            new_env = dict(zip(macro.params, [_own(a(self, env)) for a in stmt.args]))
             stack.append([macro.body.id, 0, new_env, len(stack)])
             return True
         if kind is g.Perform:
@@ -234,7 +235,8 @@ class Machine:
                 env[stmt.var] = option
                 labels.append(str(stmt.label(self, env)))
             env[stmt.var] = saved
-        self.state["pending"] = {"actor": actor, "prompt": stmt.prompt, "options": options,
+        prompt = str(stmt.prompt(self, env)) if stmt.prompt is not None else ""
+        self.state["pending"] = {"actor": actor, "prompt": prompt, "options": options,
                                  "labels": labels, "optional": stmt.optional, "var": stmt.var,
                                  "node": stmt.id}
         return True
