@@ -100,7 +100,9 @@ class Compiler:
     def s_aug_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
         target, op, value = tree.children
         setter = self.target(target, scope)
+        before = len(self.errors)
         getter = self.expr(_target_as_expr(target), scope)
+        del self.errors[before:]  # the target's mistakes are already reported once, by the setter
         value = self.expr(value, scope)
         fn = operator.add if str(op) == "+=" else operator.sub
 
@@ -236,10 +238,13 @@ class Compiler:
 
         def set_index(rt, env, value):
             box, k = container(rt, env), key(rt, env)
-            if isinstance(box, dict) and value == 0 and isinstance(value, int) and not isinstance(value, bool):
-                box.pop(k, None)
-            else:
-                box[k] = value
+            if isinstance(box, dict):
+                if not isinstance(k, str):
+                    raise ValueError(f"a map key must be a word or an entity, not {rt.label(k)}")
+                if value == 0 and isinstance(value, int) and not isinstance(value, bool):
+                    box.pop(k, None)
+                    return
+            box[k] = value
         return set_index
 
     # ---- expressions --------------------------------------------------------------

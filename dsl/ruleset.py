@@ -24,6 +24,8 @@ from .loader import Node, load_file
 from .schema import check, kind_of
 
 IMPLICIT_KINDS = ("game", "player", "cell", "corner", "card")
+_SINGULAR = {"symbols": "symbol list", "tables": "table", "entities": "entity", "functions": "function",
+             "macros": "macro", "decks": "deck", "cards": "card"}
 SIGNATURE = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:\(([^)]*)\))?\s*$")
 
 
@@ -127,7 +129,10 @@ def _chain(root: Path) -> list[Path]:
     """The ruleset folder and the ones it extends, nearest first."""
     chain, seen = [root], {root.resolve()}
     while True:
-        manifest, _ = load_file(str(chain[-1] / "ruleset.yaml"))
+        try:
+            manifest, _ = load_file(str(chain[-1] / "ruleset.yaml"))
+        except LoadError as error:
+            raise RuleErrors([error]) from None
         parent = manifest.get("extends") if isinstance(manifest, dict) else None
         if not parent:
             return chain
@@ -164,6 +169,8 @@ class _Builder:
         self.layer = 0
         self.manifest: Node | None = None
         self.variant_titles: dict[str, str] = {}
+        self.player_limits: dict[str, int] = {}
+        self.in_mod = False
 
     # ---- reading ------------------------------------------------------------------
 
@@ -205,10 +212,13 @@ class _Builder:
             document = self.read(known[name], "variant")
             if document is not None:
                 self.variant_titles[name] = str(document["title"])
+                if "players" in document:
+                    self.player_limits.update(_plain(document["players"]))
                 self.add_layer([(known[name], document)])
         for mod in mods:
             self.layer += 1
             paths = sorted(Path(mod).rglob("*.yaml")) if Path(mod).is_dir() else [Path(mod)]
+            self.in_mod = True
             self.add_layer([(path, self.read(path)) for path in paths])
         return self.compile(root, variants, mods)
 
@@ -235,7 +245,7 @@ class _Builder:
         """Note a definition; a second one in the same layer is an error."""
         previous = self.layer_names.get((section, name))
         if previous and previous[0] == self.layer:
-            self.errors.append(CompileError(f"{section[:-1]} '{name}' is defined twice (first at {previous[1]})", span))
+            self.errors.append(CompileError(f"{_SINGULAR.get(section, section)} '{name}' is defined twice (first at {previous[1]})", span))
         self.layer_names[(section, name)] = (self.layer, span)
 
     def add_symbols(self, section: Node, doc: Node) -> None:
@@ -301,7 +311,7 @@ class _Builder:
 
     def add_card(self, path: Path, doc: Node) -> None:
         ident = slug(str(doc["card"]))
-        if path.stem != ident and self.layer_names.get(("cards", ident)) is None and "mod" not in str(path):
+        if path.stem != ident and not self.in_mod:
             self.errors.append(SchemaError(f"card file should be named '{ident}.yaml' after its card",
                                            doc.where("card")))
         self.claim("cards", ident, doc.where("card"))
@@ -325,7 +335,7 @@ class _Builder:
         card_entities = self.card_entities()
         for ident in card_entities:
             constants[ident] = ident
-        attributes = {"kind", "id", "name", "deck"}
+        attributes = {"kind", "id", "name", "deck", "q", "r"}
         for attrs in self.kinds.values():
             attributes |= set(attrs)
         for record in list(self.entities.values()) + list(card_entities.values()):
@@ -349,6 +359,7 @@ class _Builder:
         modifiers = self.compile_modifiers(compiler, functions, decks)
         for function in functions.values():
             function.call = _caller(function, modifiers.get(function.name, []))
+        self.check_events(compiler, triggers)
         for error in compiler.errors:
             self.errors.append(error)
         if self.errors:
@@ -358,7 +369,7 @@ class _Builder:
         members: dict[str, list[str]] = {}
         for ident, record in entities.items():
             members.setdefault(record["kind"], []).append(ident)
-        players = manifest.get("players", {"min": 1, "max": 1})
+        players = {**manifest.get("players", {"min": 1, "max": 1}), **self.player_limits}
         return Ruleset(
             name=str(manifest.get("ruleset", root.name)), title=str(manifest.get("title", "")),
             version=str(manifest.get("version", "0")), min_players=int(players["min"]),
@@ -415,6 +426,20 @@ class _Builder:
             out.setdefault(event, []).append(g.Trigger(event, params, owner, test,
                                                        self._activity(compiler, owner, decks), body, node.span))
         return out
+
+    def check_events(self, compiler: Compiler, triggers: dict[str, list[g.Trigger]]) -> None:
+        """Each trigger must listen for an event some rule emits, with as many values."""
+        emitted: dict[str, int] = {}
+        for node in compiler.nodes:
+            if isinstance(node, g.Emit):
+                emitted[node.event] = len(node.args)
+        for event, listeners in triggers.items():
+            for trigger in listeners:
+                if event not in emitted:
+                    compiler.error(f"no rule emits the event '{event}'", trigger.span, did_you_mean(event, emitted))
+                elif len(trigger.params) - 1 != emitted[event]:
+                    compiler.error(f"event '{event}' carries {emitted[event]} values, but this trigger names "
+                                   f"{len(trigger.params) - 1}", trigger.span)
 
     def compile_modifiers(self, compiler: Compiler, functions: dict, decks: dict) -> dict[str, list[g.Modifier]]:
         out: dict[str, list[g.Modifier]] = {}

@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from ..dsl.errors import IllegalActionError, SaveFileError
+from ..dsl.errors import IllegalActionError, RuleRuntimeError, SaveFileError
 from . import rng
 from .machine import Machine
 
@@ -116,7 +116,7 @@ class Game:
         if pending is None:
             raise IllegalActionError("the game is over; no action is legal")
         value = action.value if isinstance(action, Action) else action
-        if not (value in pending["options"] or (value is None and pending["optional"])):
+        if not (_offered(value, pending["options"]) or (value is None and pending["optional"])):
             shown = ", ".join(a.label for a in self.legal_actions()[:12])
             raise IllegalActionError(
                 f"{self._machine.label(value)!r} is not a legal choice for "
@@ -132,8 +132,7 @@ class Game:
 
     @property
     def scores(self) -> list[int]:
-        score = self.ruleset.functions["score"]
-        return [score.call(self._machine, [p]) for p in self.state["players"]]
+        return [self.evaluate("score", p) for p in self.state["players"]]
 
     @property
     def winner(self) -> int | None:
@@ -141,13 +140,21 @@ class Game:
         if not self.is_over:
             return None
         if "winner" in self.ruleset.functions:
-            return self.player_of(self.ruleset.functions["winner"].call(self._machine, []))
+            return self.player_of(self.evaluate("winner"))
         scores = self.scores
         return scores.index(max(scores))
 
     def evaluate(self, name: str, *args: Any) -> Any:
         """Call one of the ruleset's functions on the current state."""
-        return self.ruleset.functions[name].call(self._machine, list(args))
+        function = self.ruleset.functions.get(name)
+        if function is None:
+            raise RuleRuntimeError(f"the ruleset has no function '{name}'")
+        try:
+            return function.call(self._machine, list(args))
+        except RuleRuntimeError:
+            raise
+        except Exception as exc:
+            raise RuleRuntimeError(f"in {name}(): {exc}", function.span) from exc
 
     def label(self, value: Any) -> str:
         return self._machine.label(value)
@@ -185,8 +192,13 @@ class Game:
             raise SaveFileError(f"saved with format version {data.get('format_version')}; "
                                 f"this Speciation reads version {SAVE_VERSION}")
         if ruleset is None:
+            from ..dsl.errors import RuleErrors
             from ..dsl.ruleset import load_ruleset
-            ruleset = load_ruleset(data.get("ruleset", "?"), data.get("variants", []), data.get("mods", []))
+            try:
+                ruleset = load_ruleset(str(data.get("ruleset", "?")), data.get("variants", []), data.get("mods", []))
+            except RuleErrors as errors:
+                raise SaveFileError(f"cannot load the ruleset '{data.get('ruleset')}' this game was saved "
+                                    f"with:\n{errors.format()}") from None
         if data.get("ruleset") != ruleset.name:
             raise SaveFileError(f"this game was saved with ruleset '{data.get('ruleset')}', not '{ruleset.name}'")
         if data.get("ruleset_digest") != ruleset.digest:
@@ -210,6 +222,11 @@ class Game:
                 if isinstance(record[attr], list):
                     record[attr] = sorted(record[attr], key=str)
         return state
+
+
+def _offered(value: Any, options: list) -> bool:
+    """Is value one of the options (True is not 1, 1 is not 1.0)?"""
+    return any(value == option and type(value) is type(option) for option in options)
 
 
 def _copy(value: Any) -> Any:

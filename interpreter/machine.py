@@ -18,7 +18,8 @@ _LOOPS = (g.For, g.While, g.Repeat)
 
 
 def _own(value: Any) -> Any:
-    """Arguments are copied, so a macro's names never share a list with the state."""
+    """Arguments are copied, so a macro's (or a trigger's, or a card effect's) names never
+    share a list with the state; a saved game could not restore such sharing."""
     return list(value) if isinstance(value, list) else dict(value) if isinstance(value, dict) else value
 
 
@@ -181,7 +182,7 @@ class Machine:
                 raise ValueError(f"{self.label(target)} has no effect to perform")
             body, params = self.ruleset.effects[target]
             new_env = {"self": target}
-            new_env.update({n: v(self, env) for n, v in zip(stmt.names, stmt.values)})
+            new_env.update({n: _own(v(self, env)) for n, v in zip(stmt.names, stmt.values)})
             stack.append([body.id, 0, new_env, len(stack)])
             return True
         if kind is g.Emit:
@@ -211,7 +212,7 @@ class Machine:
         pushed = False
         stack = self.state["stack"]
         for trigger in reversed(self.ruleset.triggers.get(stmt.event, [])):
-            new_env = dict(zip(trigger.params, args))
+            new_env = dict(zip(trigger.params, [_own(a) for a in args]))  # each its own copy
             new_env["self"] = trigger.owner
             if trigger.active is not None and not trigger.active(self, new_env):
                 continue
