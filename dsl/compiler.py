@@ -42,6 +42,9 @@ class Compiler:
     def __init__(self, constants: dict[str, Any], attributes: set[str]):
         self.constants = dict(LITERALS, **constants)
         self.attributes = attributes
+        self.written: set[str] = set()       # attributes some statement changes
+        self.reads: set[str] | None = None   # attributes read by the function being compiled
+        self.calls: set[str] | None = None   # rule functions it calls
         self.functions: dict[str, g.Function] = {}
         self.macro_params: dict[str, list[str]] = {}
         self.errors: list[Any] = []
@@ -132,6 +135,7 @@ class Compiler:
         return self._add(node)
 
     def s_draw_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
+        self._note_write(tree.children[1])
         name = str(tree.children[0])
         source = self.expr(_target_as_expr(tree.children[1]), scope)
 
@@ -140,6 +144,7 @@ class Compiler:
         return self._simple(tree, scope, run)
 
     def s_shuffle_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
+        self._note_write(tree.children[0])
         source = self.expr(_target_as_expr(tree.children[0]), scope)
         return self._simple(tree, scope, lambda rt, env: rt.shuffle(source(rt, env)))
 
@@ -162,6 +167,8 @@ class Compiler:
         if builtin.target and args and not _is_place(args[0]):
             self.error(f"the first argument of '{name}' must be a place such as game.bag or x.items",
                        scope.span(args[0]))
+        elif builtin.target and args:
+            self._note_write(args[0])
         compiled = [self.expr(a, scope) for a in args]
         fn = builtin.fn
 
@@ -227,6 +234,7 @@ class Compiler:
             def set_local(rt, env, value):
                 env[name] = value
             return set_local
+        self._note_write(tree)
         if tree.data == "target_attr":
             obj, attr = self.expr(tree.children[0], scope), str(tree.children[1])
             self._check_attr(attr, scope.span(tree.children[1]))
@@ -267,12 +275,7 @@ class Compiler:
     def e_name(self, tree: Tree, scope: Scope) -> g.Expr:
         name = str(tree.children[0])
         if name in scope.names:
-            def local(rt, env):
-                try:
-                    return env[name]
-                except KeyError:
-                    raise NameError(f"'{name}' is used before it is given a value") from None
-            return local
+            return lambda rt, env: env[name]  # a KeyError here is reported by the machine
         if name in self.constants:
             value = self.constants[name]
             return lambda rt, env: value
@@ -309,7 +312,16 @@ class Compiler:
     def e_attr(self, tree: Tree, scope: Scope) -> g.Expr:
         obj, attr = self.expr(tree.children[0], scope), str(tree.children[1])
         self._check_attr(attr, scope.span(tree.children[1]))
-        return lambda rt, env: rt.get_attr(obj(rt, env), attr)
+        if self.reads is not None:
+            self.reads.add(attr)
+
+        def attribute(rt, env):
+            entity = obj(rt, env)
+            try:
+                return rt.ent[entity][attr]
+            except (KeyError, TypeError):
+                return rt.get_attr(entity, attr)  # says what is wrong
+        return attribute
 
     def e_index(self, tree: Tree, scope: Scope) -> g.Expr:
         container, key = self.expr(tree.children[0], scope), self.expr(tree.children[1], scope)
@@ -327,6 +339,8 @@ class Compiler:
         span = scope.span(tree)
         if name in self.functions:
             function = self.functions[name]
+            if self.calls is not None:
+                self.calls.add(name)
             self._arity(name, len(args), len(function.params), len(function.params), span)
 
             def call_rule(rt, env):
@@ -369,11 +383,17 @@ class Compiler:
 
     def e_or_expr(self, tree: Tree, scope: Scope) -> g.Expr:
         parts = [self.expr(c, scope) for c in tree.children]
-        return lambda rt, env: any(p(rt, env) for p in parts)
+        result = parts[-1]
+        for part in reversed(parts[:-1]):
+            result = (lambda a, b: lambda rt, env: a(rt, env) or b(rt, env))(part, result)
+        return lambda rt, env: bool(result(rt, env))
 
     def e_and_expr(self, tree: Tree, scope: Scope) -> g.Expr:
         parts = [self.expr(c, scope) for c in tree.children]
-        return lambda rt, env: all(p(rt, env) for p in parts)
+        result = parts[-1]
+        for part in reversed(parts[:-1]):
+            result = (lambda a, b: lambda rt, env: a(rt, env) and b(rt, env))(part, result)
+        return lambda rt, env: bool(result(rt, env))
 
     def e_comparison(self, tree: Tree, scope: Scope) -> g.Expr:
         return self._chain(tree, scope)
@@ -386,6 +406,9 @@ class Compiler:
                 for op, operand in zip(tree.children[1::2], tree.children[2::2])]
         if len(rest) == 1:
             fn, second = rest[0]
+            constant = _constant(tree.children[2])
+            if constant is not _NO:
+                return lambda rt, env: fn(first(rt, env), constant)
             return lambda rt, env: fn(first(rt, env), second(rt, env))
 
         def chain(rt, env):
@@ -396,6 +419,13 @@ class Compiler:
         return chain
 
     # ---- checks ---------------------------------------------------------------------
+
+    def _note_write(self, tree: Tree) -> None:
+        """Remember which attribute a place (x.a, x.a[k], target forms too) belongs to."""
+        while isinstance(tree, Tree) and tree.data in ("index", "target_index"):
+            tree = tree.children[0]
+        if isinstance(tree, Tree) and tree.data in ("attr", "target_attr"):
+            self.written.add(str(tree.children[1]))
 
     def _check_attr(self, attr: str, span: Span) -> None:
         if attr not in self.attributes:
@@ -419,6 +449,18 @@ def compile_expression_text(compiler: Compiler, text: str, origin: Span, params:
         compiler.errors.append(error)
         return lambda rt, env: None
     return compiler.expr(tree.children[0], Scope(params, origin))
+
+
+_NO = object()
+
+
+def _constant(tree: Any) -> Any:
+    """The value of a number or string literal, else _NO."""
+    if isinstance(tree, Tree) and tree.data == "number":
+        return int(tree.children[0])
+    if isinstance(tree, Tree) and tree.data == "string":
+        return _string(tree.children[0])
+    return _NO
 
 
 def _bound_names(stmts: list) -> set[str]:

@@ -120,6 +120,10 @@ class Function:
     span: Span
     expr: Expr = None  # type: ignore[assignment]
     call: Callable[..., Any] = None  # type: ignore[assignment]
+    reads: set = field(default_factory=set)   # attributes its expression reads
+    calls: set = field(default_factory=set)   # rule functions it calls
+    static: bool = False  # reads nothing any rule changes: computed once per game
+    modified: bool = False  # some modifier changes its value
 
 
 @dataclass(slots=True)

@@ -78,6 +78,7 @@ class Ruleset:
         assert self.compiler is not None
         before = len(self.compiler.errors)
         result = build(self.compiler)
+        mark_static(self.functions, self.compiler.written, {})
         errors = self.compiler.errors[before:]
         del self.compiler.errors[before:]
         if errors:
@@ -345,7 +346,9 @@ class _Builder:
         functions = {name: g.Function(name, params, span) for name, (params, _, span) in self.functions.items()}
         compiler.functions = functions
         for name, (params, text, span) in self.functions.items():
+            compiler.reads, compiler.calls = functions[name].reads, functions[name].calls
             functions[name].expr = compile_expression_text(compiler, text, span, params)
+        compiler.reads = compiler.calls = None
         macros = {name: g.Macro(name, params, compiler.program(text, span, params), span)
                   for name, (params, text, span) in self.macros.items()}
         if "main" not in macros:
@@ -359,6 +362,7 @@ class _Builder:
         modifiers = self.compile_modifiers(compiler, functions, decks)
         for function in functions.values():
             function.call = _caller(function, modifiers.get(function.name, []))
+        mark_static(functions, compiler.written, modifiers)
         self.check_events(compiler, triggers)
         for error in compiler.errors:
             self.errors.append(error)
@@ -490,15 +494,30 @@ def _rule_files(directory: Path) -> list[Path]:
     return out
 
 
+def mark_static(functions: dict[str, g.Function], written: set[str], modifiers: dict) -> None:
+    """Mark the functions that read no attribute any statement writes (nor call one that
+    does, nor have modifiers): their value cannot change during a game."""
+    for function in functions.values():
+        function.modified = function.modified or function.name in modifiers
+        function.static = not (function.reads & written) and not function.modified
+    changed = True
+    while changed:
+        changed = False
+        for function in functions.values():
+            if function.static and any(not functions[c].static for c in function.calls):
+                function.static, changed = False, True
+
+
 def _caller(function: g.Function, modifiers: list[g.Modifier]):
-    params = function.params
+    """The call of a rule function: memoised until the state next changes.
 
-    if not modifiers:
-        def call(rt, args):
-            return function.expr(rt, dict(zip(params, args)))
-        return call
+    Rule functions are pure, so within one statement a repeated call (say, matching
+    inside a comprehension) is looked up; the machine clears ``rt.memo`` after every
+    statement that may change the state.
+    """
+    params, name = function.params, function.name
 
-    def call_modified(rt, args):
+    def evaluate(rt, args):
         env = dict(zip(params, args))
         value = function.expr(rt, env)
         for modifier in modifiers:
@@ -507,7 +526,18 @@ def _caller(function: g.Function, modifiers: list[g.Modifier]):
                 env["base"] = value
                 value = modifier.value(rt, env)
         return value
-    return call_modified
+
+    def call(rt, args):
+        memo = rt.static_memo if function.static else rt.memo
+        try:
+            key = (name, *args)
+            return memo[key]
+        except KeyError:
+            value = memo[key] = evaluate(rt, args)
+            return value
+        except TypeError:  # an argument that cannot be a key (a list): no memo
+            return evaluate(rt, args)
+    return call
 
 
 def _plain(value: Any) -> Any:

@@ -24,27 +24,27 @@ def parse_cell(cid: str) -> tuple[int, int]:
 class HexGrid:
     """Adjacency and corner tables for a set of cells, computed once."""
 
-    cells: tuple[str, ...]
-    neighbours: dict[str, tuple[str, ...]]
-    corners: dict[str, tuple[str, ...]]
-    cells_at: dict[str, tuple[str, ...]]
+    cells: list[str]
+    neighbours: dict[str, list[str]]
+    corners: dict[str, list[str]]
+    cells_at: dict[str, list[str]]
 
     @classmethod
     def build(cls, coordinates: list[tuple[int, int]]) -> "HexGrid":
         present = {cell_id(q, r) for q, r in coordinates}
-        cells = tuple(cell_id(q, r) for q, r in coordinates)
+        cells = [cell_id(q, r) for q, r in coordinates]
         neighbours, corners, cells_at = {}, {}, {}
         for q, r in coordinates:
             here = cell_id(q, r)
             around = [(q + dq, r + dr) for dq, dr in DIRECTIONS]
-            neighbours[here] = tuple(cell_id(*h) for h in around if cell_id(*h) in present)
+            neighbours[here] = [cell_id(*h) for h in around if cell_id(*h) in present]
             own = []
             for i in range(6):
                 trio = sorted([(q, r), around[i], around[(i + 1) % 6]])
                 corner = "|".join(cell_id(*h) for h in trio)
                 own.append(corner)
-                cells_at.setdefault(corner, tuple(cell_id(*h) for h in trio if cell_id(*h) in present))
-            corners[here] = tuple(own)
+                cells_at.setdefault(corner, [cell_id(*h) for h in trio if cell_id(*h) in present])
+            corners[here] = own
         return cls(cells, neighbours, corners, cells_at)
 
     def corner_of(self, trio: list[str]) -> str | None:

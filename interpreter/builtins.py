@@ -195,7 +195,8 @@ def format_(rt, template, *values):
 @function(1)
 def entities(rt, kind):
     """`entities(kind)`: every entity of a kind, in the order declared. `entities(cell)`"""
-    return list(rt.ruleset.kind_members.get(kind, ())) if kind != "player" else list(rt.state["players"])
+    # Not copied: every place that binds a value (let, for, macro arguments) copies lists.
+    return rt.ruleset.kind_members.get(kind, []) if kind != "player" else rt.state["players"]
 
 
 @function(1)
@@ -207,19 +208,19 @@ def kind_of(rt, entity):
 @function(1)
 def neighbours(rt, cell):
     """`neighbours(c)`: the grid cells sharing an edge with cell c."""
-    return list(rt.ruleset.grid.neighbours[cell])
+    return (rt.ruleset.grid.neighbours[cell])
 
 
 @function(1)
 def corners(rt, cell):
     """`corners(c)`: the six corners of cell c, clockwise."""
-    return list(rt.ruleset.grid.corners[cell])
+    return (rt.ruleset.grid.corners[cell])
 
 
 @function(1)
 def cells_at(rt, corner):
     """`cells_at(k)`: the grid cells (one to three) that meet at corner k."""
-    return list(rt.ruleset.grid.cells_at[corner])
+    return (rt.ruleset.grid.cells_at[corner])
 
 
 @function(2)

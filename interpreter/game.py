@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
 from typing import Any
 
 from ..dsl.errors import IllegalActionError, RuleRuntimeError, SaveFileError
@@ -22,12 +21,28 @@ SAVE_FORMAT = "speciation-save"
 SAVE_VERSION = 1
 
 
-@dataclass(frozen=True)
 class Action:
-    """One legal option of the pending decision. ``value`` is plain data."""
+    """One legal option of the pending decision. ``value`` is plain data; ``label``
+    is its display text (computed when first asked for)."""
 
-    value: Any
-    label: str
+    __slots__ = ("value", "_label", "_describe")
+
+    def __init__(self, value: Any, label: str | None = None, describe=None):
+        self.value = value
+        self._label = label
+        self._describe = describe
+
+    @property
+    def label(self) -> str:
+        if self._label is None:
+            self._label = self._describe(self.value) if self._describe else repr(self.value)
+        return self._label
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Action) and other.value == self.value and other.label == self.label
+
+    def __hash__(self) -> int:
+        return hash(repr(self.value))
 
     def __repr__(self) -> str:
         return f"Action({self.value!r}, {self.label!r})"
@@ -104,8 +119,11 @@ class Game:
         pending = self.state["pending"]
         if pending is None:
             return []
-        labels = pending["labels"] or [self._machine.label(v) for v in pending["options"]]
-        actions = [Action(v, l) for v, l in zip(pending["options"], labels)]
+        if pending["labels"]:
+            actions = [Action(v, l) for v, l in zip(pending["options"], pending["labels"])]
+        else:
+            describe = self._machine.label
+            actions = [Action(v, None, describe) for v in pending["options"]]
         if pending["optional"]:
             actions.append(Action(None, PASS_LABEL))
         return actions

@@ -26,13 +26,15 @@ def _own(value: Any) -> Any:
 class Machine:
     """Runs rules against one game state; also the ``rt`` every closure receives."""
 
-    __slots__ = ("ruleset", "state", "ent", "nodes")
+    __slots__ = ("ruleset", "state", "ent", "nodes", "memo", "static_memo")
 
     def __init__(self, ruleset, state: dict):
         self.ruleset = ruleset
         self.state = state
         self.ent = state["ent"]
         self.nodes = ruleset.nodes
+        self.memo: dict = {}  # rule-function results, valid until the state changes
+        self.static_memo: dict = {}  # results of static functions, valid all game
 
     # ---- services for compiled expressions ------------------------------------------
 
@@ -116,6 +118,8 @@ class Machine:
                         frame[1] += 1
                         if type(stmt) is g.Simple:
                             stmt.run(self, env)
+                            if self.memo:
+                                self.memo.clear()
                         elif self._enter(stmt, frame, env):
                             break
                     else:
@@ -145,7 +149,10 @@ class Machine:
             raise
         except Exception as exc:  # a bug in the rules: say where
             span = stmt.span if stmt is not None else None
-            raise RuleRuntimeError(str(exc) or type(exc).__name__, span) from exc
+            message = str(exc) or type(exc).__name__
+            if isinstance(exc, KeyError):
+                message = f"{exc.args[0]!r} has no value here (a name used before 'let', or a missing key)"
+            raise RuleRuntimeError(message, span) from exc
 
     def _enter(self, stmt: g.Stmt, frame: list, env: dict) -> bool:
         """Start a compound statement; True if the current block must pause."""
@@ -246,6 +253,7 @@ class Machine:
         """Bind the pending choice and go on."""
         pending = self.state["pending"]
         stack = self.state["stack"]
+        self.memo.clear()
         env = stack[stack[-1][3]][2]
         env[pending["var"]] = value
         self.state["pending"] = None
