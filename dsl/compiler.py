@@ -295,6 +295,22 @@ class Compiler:
         source, elt = self.expr(source_tree, scope), self.expr(elt_tree, inner)
         cond = self.expr(cond_tree, inner) if cond_tree is not None else None
 
+        identity = isinstance(elt_tree, Tree) and elt_tree.data == "name" and str(elt_tree.children[0]) == name
+        if identity and cond is not None:
+            def selection(rt, env):
+                saved, had = env.get(name), name in env
+                out = []
+                for item in source(rt, env):
+                    env[name] = item
+                    if cond(rt, env):
+                        out.append(item)
+                if had:
+                    env[name] = saved
+                else:
+                    env.pop(name, None)
+                return out
+            return selection
+
         def comprehension(rt, env):
             saved, had = env.get(name), name in env
             out = []
@@ -314,6 +330,17 @@ class Compiler:
         self._check_attr(attr, scope.span(tree.children[1]))
         if self.reads is not None:
             self.reads.add(attr)
+        inner = tree.children[0]
+        if isinstance(inner, Tree) and inner.data == "name" and str(inner.children[0]) in scope.names:
+            local = str(inner.children[0])
+
+            def local_attribute(rt, env):
+                entity = env[local]
+                try:
+                    return rt.ent[entity][attr]
+                except (KeyError, TypeError):
+                    return rt.get_attr(entity, attr)  # says what is wrong
+            return local_attribute
 
         def attribute(rt, env):
             entity = obj(rt, env)
