@@ -20,7 +20,7 @@ class Span:
     col: int
 
     def __str__(self) -> str:
-        return f"{self.path}:{self.line}:{self.col}"
+        return f"{self.path}:{self.line}:{self.col}" if self.line > 0 else self.path
 
     def shifted(self, line: int, col: int) -> "Span":
         """The span of (line, col), 1-based, inside text that starts here."""

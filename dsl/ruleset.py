@@ -207,7 +207,7 @@ class _Builder:
         for name in variants:
             self.layer += 1
             if name not in known:
-                self.errors.append(LoadError(f"no variant named '{name}'", Span(str(root), 0, 0),
+                self.errors.append(LoadError(f"no variant named '{name}' in ruleset '{root.name}'", Span(str(root / "variants"), 0, 0),
                                              did_you_mean(name, known)))
                 continue
             document = self.read(known[name], "variant")

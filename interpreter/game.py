@@ -104,11 +104,28 @@ class Game:
         return self.player_of(actor)
 
     def player_of(self, actor: Any) -> int:
+        """The index of the player who is, or controls, *actor*."""
         players = self.state["players"]
         if actor in players:
             return players.index(actor)
-        owner = self.state["ent"].get(actor, {}).get("player")
-        return players.index(owner) if owner in players else 0
+        owner = self.state["ent"].get(actor, {}).get("player") if isinstance(actor, str) else None
+        if owner not in players:
+            raise RuleRuntimeError(f"{self.label(actor)} is not a player and no player controls it")
+        return players.index(owner)
+
+    def start(self, macro: str, args: list | None = None) -> None:
+        """Run one of the ruleset's macros (a scenario's or a tool's entry point) until
+        the next decision."""
+        if macro not in self.ruleset.macros:
+            raise RuleRuntimeError(f"the ruleset has no macro '{macro}'")
+        self._machine.start(macro, args)
+        self._machine.run()
+
+    def run_program(self, block, env: dict | None = None) -> None:
+        """Run a block compiled with ``ruleset.compile_program`` until the next decision."""
+        stack = self.state["stack"]
+        stack.append([block.id, 0, dict(env or {}), len(stack)])
+        self._machine.run()
 
     @property
     def prompt(self) -> str:
@@ -158,7 +175,8 @@ class Game:
         if not self.is_over:
             return None
         if "winner" in self.ruleset.functions:
-            return self.player_of(self.evaluate("winner"))
+            best = self.evaluate("winner")
+            return None if best is None else self.player_of(best)
         scores = self.scores
         return scores.index(max(scores))
 

@@ -98,7 +98,7 @@ class Machine:
 
     def start(self, macro: str, args: list | None = None) -> None:
         body = self.ruleset.macros[macro]
-        env = dict(zip(body.params, args or []))
+        env = dict(zip(body.params, [_own(a) for a in args or []]))
         stack = self.state["stack"]
         stack.append([body.body.id, 0, env, len(stack)])
 

@@ -3,17 +3,14 @@ that come up, and check what must be true afterwards.
 
 The runner is generic: it knows the game API and the rules language, nothing
 about any particular game. The file format is documented in
-``docs/scenarios.md`` and checked by ``dsl/schemas/scenario.json``.
-
->>> results = run_scenarios(["tests/fixtures/toy/scenarios"])  # doctest: +SKIP
->>> [r.passed for r in results]  # doctest: +SKIP
-[True]
+``docs/scenarios.md`` and checked by ``dsl/schemas/scenario.json``; the
+command ``speciation scenario FILE...`` runs them.
 """
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
@@ -21,7 +18,6 @@ from lark import Token
 
 from ..dsl.errors import (CompileError, RuleError, RuleErrors, RuleRuntimeError, Span,
                           SpeciationError, did_you_mean)
-
 from ..dsl.loader import Node, load_file, span_of
 from ..dsl.parser import parse_effect
 from ..dsl.ruleset import Ruleset, load_ruleset
@@ -41,6 +37,7 @@ class ScenarioResult:
     path: str
     passed: bool
     reason: str = ""
+    log: list[str] = field(default_factory=list)  # the game log, for a failure's context
 
 
 class ScenarioFailure(Exception):
@@ -64,33 +61,36 @@ def run_scenarios(paths: Iterable[str | Path]) -> list[ScenarioResult]:
 
 def run_scenario_file(path: str | Path) -> ScenarioResult:
     """Run one scenario file; never raises for a problem in the file or the rules."""
-    path = Path(path)
+    path, run = Path(path), None
     name = path.stem
     try:
         document, text = load_file(str(path))
+        if isinstance(document, dict) and isinstance(document.get("scenario"), str):
+            name = str(document["scenario"])
         problems, _ = check(document, "scenario", Span(str(path), 1, 1))
         if problems:
             raise RuleErrors(problems, {str(path): text})
-        name = str(document["scenario"])
-        _Run(path, document).execute()
+        run = _Run(path, document)
+        run.execute()
+        passed, reason = True, ""
     except ScenarioFailure as failure:
-        return ScenarioResult(name, str(path), False, str(failure))
-    except RuleErrors as errors:
-        return ScenarioResult(name, str(path), False, errors.format())
-    except RuleError as error:
-        return ScenarioResult(name, str(path), False, error.format())
+        passed, reason = False, str(failure)
+    except (RuleErrors, RuleError) as error:
+        passed, reason = False, error.format()
     except RuleRuntimeError as error:
-        return ScenarioResult(name, str(path), False, f"runtime error: {error}")
+        passed, reason = False, f"runtime error: {error}"
     except SpeciationError as error:
-        return ScenarioResult(name, str(path), False, str(error))
+        passed, reason = False, str(error)
     except Exception as exc:  # a bug in the runner or the core: report it, go on with the rest
-        return ScenarioResult(name, str(path), False, f"internal error: {type(exc).__name__}: {exc}")
-    return ScenarioResult(name, str(path), True)
+        passed, reason = False, f"internal error: {type(exc).__name__}: {exc}"
+    log = list(run.game.log) if run is not None and run.game is not None else []
+    return ScenarioResult(name, str(path), passed, reason, log)
 
 
 def cached_ruleset(name_or_path: str, variants: Iterable[str] = (), mods: Iterable[str] = ()) -> Ruleset:
     """Load a ruleset once per process for each (ruleset, variants, mods)."""
-    key = (name_or_path, tuple(variants), tuple(mods))
+    where = Path(name_or_path)
+    key = (str(where.resolve()) if where.exists() else name_or_path, tuple(variants), tuple(mods))
     if key not in _CACHE:
         _CACHE[key] = load_ruleset(name_or_path, list(variants), list(mods))
     return _CACHE[key]
@@ -134,10 +134,11 @@ class _Run:
         self.doc = document
         self.folder = path.parent
         self.errors: list[RuleError] = []
+        self.game: Game | None = None
 
     def execute(self) -> None:
         ruleset = self.ruleset()
-        game = self.new_game(ruleset)
+        game = self.game = self.new_game(ruleset)
         names = list(game.state["players"])
         steps = [step for step in (self.compile_setup(ruleset, names),
                                    self.compile_run(ruleset, names)) if step is not None]
@@ -316,15 +317,10 @@ def _resolve(ruleset: str, folder: Path) -> str:
     return ruleset
 
 
-def _same(a: Any, b: Any) -> bool:
-    """Equal, and not merely because true == 1."""
-    return a == b and isinstance(a, bool) == isinstance(b, bool)
-
-
 def _find_action(actions: list[Action], pick: Any) -> Action | None:
-    """The legal action a scenario's pick names: by value, 'pass', or by label."""
+    """The legal action a scenario's pick names: by value (true is not 1), 'pass', or by label."""
     for action in actions:
-        if _same(action.value, pick):
+        if action.value == pick and isinstance(action.value, bool) == isinstance(pick, bool):
             return action
     if pick == "pass":
         return next((a for a in actions if a.value is None), None)
@@ -333,12 +329,9 @@ def _find_action(actions: list[Action], pick: Any) -> Action | None:
 
 
 def _legal(game: Game) -> str:
-    parts = []
-    for action in game.legal_actions():
-        shown = _show(action.value) if action.value is not None else "pass"
-        parts.append(shown if action.label in (shown, str(action.value)) or action.value is None
-                     else f"{shown} ({action.label})")
-    return ", ".join(parts)
+    """The legal options as values to write, with their labels where those differ."""
+    shown = [(_show(a.value) if a.value is not None else "pass", a.label) for a in game.legal_actions()]
+    return ", ".join(v if label in (v, "pass (decline)") else f"{v} ({label})" for v, label in shown)
 
 
 def _describe_pending(game: Game) -> str:
@@ -385,25 +378,28 @@ def _sides(ruleset: Ruleset, text: str, span: Span, names: list[str]) -> list[tu
 
 
 def _check_expectations(game: Game, expectations: list[_Expectation], env: dict) -> None:
+    """Every expectation must hold; all that do not are reported together."""
     failures = []
     for exp in expectations:
-        value = _evaluate(exp.test, game, env, f"{exp.span}: cannot evaluate '{exp.text}'")
-        if value:
-            continue
-        message = f"{exp.span}: expected {exp.text}"
-        if exp.sides:
-            (ltext, lfn), (rtext, rfn) = exp.sides
-            left = _evaluate(lfn, game, env, f"{exp.span}: left side")
-            right = _evaluate(rfn, game, env, f"{exp.span}: right side")
-            message += f", but the left side ({ltext}) is {_show(left)} and the right side ({rtext}) is {_show(right)}"
-        else:
-            message += f", but it is {_show(value)}"
-        if exp.doc:
-            message += f" [{exp.doc}]"
-        failures.append(message)
+        try:
+            _check_one(game, exp, env)
+        except ScenarioFailure as failure:
+            failures.append(str(failure))
     if failures:
         raise ScenarioFailure("\n".join(failures))
 
 
-__all__ = ["ScenarioFailure", "ScenarioResult", "cached_ruleset", "clear_cache", "run_block",
-           "run_scenario_file", "run_scenarios", "scenario_files", "start_macro"]
+def _check_one(game: Game, exp: _Expectation, env: dict) -> None:
+    value = _evaluate(exp.test, game, env, f"{exp.span}: cannot evaluate '{exp.text}'")
+    if value:
+        return
+    message = f"{exp.span}: expected {exp.text}, but "
+    if exp.sides:
+        described = []
+        for which, (text, fn) in zip(("left", "right"), exp.sides):
+            shown, text = _show(_evaluate(fn, game, env, f"{exp.span}: {which} side")), " ".join(text.split())
+            described.append(f"the {which} side " + (f"({text}) " if text != shown else "") + f"is {shown}")
+        message += " and ".join(described)
+    else:
+        message += f"it is {_show(value)}"
+    raise ScenarioFailure(message + (f" [{exp.doc}]" if exp.doc else ""))

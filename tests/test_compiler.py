@@ -202,7 +202,7 @@ def test_variant_may_redefine_what_the_base_defines(tmp_path):
 
 def test_unknown_variant(tmp_path):
     found = only_error(tmp_path, main("pass"), variants=["lod"])
-    assert found[3] == "no variant named 'lod'"
+    assert found[3] == f"no variant named 'lod' in ruleset '{tmp_path.name}'"
 
 
 # ---- whole-ruleset checks ---------------------------------------------------------------------------

@@ -1,0 +1,322 @@
+"""The ``speciation`` command: check rulesets, play, simulate, run scenarios, list.
+
+Every command returns an exit code: 0 success, 1 a problem found (rule errors,
+failed games or scenarios), 2 a usage error. Rule errors are printed as
+``path:line:col: error: message`` with the source line; never as a traceback.
+See ``docs/cli.md``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Callable, Sequence
+
+from . import __version__
+from .agents import QuitGame, make_agents, play_game
+from .dsl.errors import RuleErrors, SpeciationError
+from .dsl.loader import load_file
+from .dsl.ruleset import Ruleset, available_rulesets, find_ruleset, load_ruleset, variant_files
+from .interpreter.game import Game
+from .interpreter.scenario import run_scenarios, scenario_files
+from .simulation import MAX_ACTIONS, simulate
+
+LIST_SECTIONS = ("cards", "actions", "variants")
+
+
+# ---- shared helpers ---------------------------------------------------------------
+
+def _err(text: str) -> None:
+    print(text, file=sys.stderr)
+
+
+def _load(name: str, variants: Sequence[str] = (), mods: Sequence[str] = ()) -> Ruleset | None:
+    """Load a ruleset, or print why not and return None."""
+    try:
+        return load_ruleset(name, list(variants or ()), list(mods or ()))
+    except RuleErrors as errors:
+        _err(errors.format())
+    except SpeciationError as error:
+        _err(f"error: {error}")
+    except Exception as exc:  # a crash of the loader itself: say so plainly
+        _err(f"internal error while loading '{name}' (a bug in Speciation): {type(exc).__name__}: {exc}")
+    return None
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
+    return value
+
+
+def _player_count(ruleset: Ruleset, players: int | None) -> int | None:
+    """The player count to use, or None (after a message) when the ruleset forbids it."""
+    count = players if players is not None else ruleset.min_players
+    if not ruleset.min_players <= count <= ruleset.max_players:
+        _err(f"error: {ruleset.title or ruleset.name} takes {ruleset.min_players} to "
+             f"{ruleset.max_players} players, not {count}")
+        return None
+    return count
+
+
+# ---- check -------------------------------------------------------------------------
+
+def cmd_check(args: argparse.Namespace) -> int:
+    targets = args.paths or available_rulesets()
+    if not targets:
+        _err("no built-in rulesets to check")
+        return 0
+    failed = False
+    for target in targets:
+        ruleset = _load(target, args.variant, args.mod)
+        if ruleset is None:
+            failed = True
+            continue
+        print(f"ok: {ruleset.name} {ruleset.version} ({len(ruleset.cards)} cards)")
+    return 1 if failed else 0
+
+
+# ---- play --------------------------------------------------------------------------
+
+def cmd_play(args: argparse.Namespace) -> int:
+    ruleset = _load(args.ruleset, args.variant, args.mod)
+    if ruleset is None:
+        return 1
+    players = _player_count(ruleset, args.players)
+    if players is None:
+        return 2
+    try:
+        agents = make_agents(args.agents, players, args.seed)
+    except ValueError as exc:
+        _err(f"error: {exc}")
+        return 2
+    game = None
+    try:
+        game = Game.new(ruleset, players, args.seed)
+        play_game(game, agents, on_log=None if args.quiet else print)
+    except QuitGame:
+        print("game stopped")
+        _save(game, args.save)
+        return 0
+    except SpeciationError as error:
+        _err(f"error: {error}")
+        return 1
+    code = _print_result(game)
+    _save(game, args.save)
+    return code
+
+
+def _print_result(game: Game) -> int:
+    """Print each player's score and the winner; 1 if a scoring function failed."""
+    try:
+        scores, winner = game.scores, game.winner
+        extra = f" ({game.evaluate('winner_label')})" if "winner_label" in game.ruleset.functions else ""
+    except SpeciationError as error:  # a scoring function that fails: RuleRuntimeError
+        _err(f"error: {error}")
+        return 1
+    except Exception as exc:  # anything else is a bug; still no traceback for the player
+        _err(f"error: scoring the finished game failed: {type(exc).__name__}: {exc}")
+        return 1
+    print("final scores:")
+    for player, score in zip(game.state["players"], scores):
+        print(f"  {game.label(player)}: {score}")
+    if winner is not None:
+        print(f"winner: {game.label(game.state['players'][winner])}{extra}")
+    return 0
+
+
+def _save(game: Game | None, path: str | None) -> None:
+    if game is None or not path:
+        return
+    Path(path).write_text(game.to_json(), encoding="utf-8")
+    print(f"saved to {path}")
+
+
+# ---- simulate ----------------------------------------------------------------------
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    ruleset = _load(args.ruleset, args.variant, args.mod)
+    if ruleset is None:
+        return 1
+    players = _player_count(ruleset, args.players)
+    if players is None:
+        return 2
+    summary = simulate(ruleset, args.games, players, args.seed, progress=not args.no_progress,
+                       max_actions=args.max_actions)
+    print(summary.format())
+    if args.json:
+        Path(args.json).write_text(json.dumps(summary.to_dict(), indent=1), encoding="utf-8")
+    return 1 if summary.failed else 0
+
+
+# ---- scenario ----------------------------------------------------------------------
+
+def cmd_scenario(args: argparse.Namespace) -> int:
+    files = scenario_files(args.files)
+    if not files:
+        _err("no scenario files found")
+        return 1
+    passed = failed = 0
+    for result in run_scenarios(files):
+        if result.passed:
+            passed += 1
+            print(f"PASS {result.name}")
+        else:
+            failed += 1
+            print(f"FAIL {result.name}: " + result.reason.replace("\n", "\n    "))
+            if args.log:
+                print("    game log:" + "".join(f"\n      {line}" for line in result.log or ["(empty)"]))
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+# ---- list --------------------------------------------------------------------------
+
+def cmd_list(args: argparse.Namespace) -> int:
+    ruleset = _load(args.ruleset, args.variant, args.mod)
+    if ruleset is None:
+        return 1
+    sections = [args.what] if args.what else list(LIST_SECTIONS)
+    makers: dict[str, Callable[[Ruleset, str], list[str]]] = {
+        "cards": _card_lines, "actions": _action_lines, "variants": _variant_lines}
+    for number, section in enumerate(sections):
+        lines = makers[section](ruleset, args.ruleset)
+        if len(sections) > 1:
+            print(("\n" if number else "") + f"{section} ({len(lines)}):")
+            lines = ["  " + line for line in lines]
+        for line in lines:
+            print(line)
+    return 0
+
+
+def _table(rows: list[list[str]]) -> list[str]:
+    """Rows as left-aligned columns."""
+    if not rows:
+        return []
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
+
+
+def _card_lines(ruleset: Ruleset, name: str) -> list[str]:
+    rows = []
+    for card in ruleset.cards.values():
+        provenance = card.provenance or {}
+        sources = "; ".join(str(s) for s in provenance.get("sources", []))
+        rows.append([card.name, card.deck, str(provenance.get("confidence", "?")), sources])
+    return _table(rows)
+
+
+def _action_lines(ruleset: Ruleset, name: str) -> list[str]:
+    rows = []
+    for macro in ruleset.macros.values():
+        if macro.name.startswith("action_"):
+            signature = f"{macro.name}({', '.join(macro.params)})"
+            rows.append([signature, macro_doc(ruleset, macro)])
+    return _table(rows)
+
+
+def macro_doc(ruleset: Ruleset, macro) -> str:
+    """The first line of a macro's doc: the ``#`` comment lines right above its
+    key (the rulesets' convention), else a comment its text starts with; or ""."""
+    lines = ruleset.sources.get(macro.span.path, "").splitlines()
+    value = macro.span.line - 1
+    if not 0 <= value < len(lines):
+        return ""
+    key = next((i for i in range(value, max(value - 4, -1), -1)
+                if re.match(rf"\s*{re.escape(macro.name)}\s*[(:]", lines[i])), value)
+    above = key
+    while above > 0 and lines[above - 1].strip().startswith("#"):
+        above -= 1
+    if above < key:
+        return lines[above].strip().lstrip("#").strip()
+    first = lines[value][macro.span.col - 1:].strip()
+    return first.lstrip("#").strip() if first.startswith("#") else ""
+
+
+def _variant_lines(ruleset: Ruleset, name: str) -> list[str]:
+    rows = []
+    for variant, path in variant_files(find_ruleset(name)).items():
+        try:
+            document, _ = load_file(str(path))
+            title = str(document.get("title", "")) if isinstance(document, dict) else ""
+        except SpeciationError as error:
+            title = f"(unreadable: {error})"
+        rows.append([variant, title])
+    return _table(rows)
+
+
+# ---- the parser ----------------------------------------------------------------------
+
+def _ruleset_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--variant", action="append", default=[], metavar="V",
+                        help="load the ruleset with this variant (repeatable)")
+    parser.add_argument("--mod", action="append", default=[], metavar="PATH",
+                        help="apply this mod file or folder (repeatable)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="speciation", description="Speciation: check rulesets, play, "
+                                     "simulate games, run scenarios, list what a ruleset holds.")
+    parser.add_argument("--version", action="version", version=f"speciation {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    check = commands.add_parser("check", help="load rulesets and report every rule error")
+    check.add_argument("paths", nargs="*", metavar="PATH",
+                       help="ruleset folders or builtin names (default: every builtin)")
+    _ruleset_options(check)
+    check.set_defaults(handler=cmd_check)
+
+    play = commands.add_parser("play", help="play one game")
+    play.add_argument("ruleset", metavar="RULESET", help="ruleset folder or builtin name")
+    play.add_argument("--players", type=_positive, metavar="N",
+                      help="number of players (default: the ruleset's minimum)")
+    _ruleset_options(play)
+    play.add_argument("--seed", type=int, default=0, metavar="S",
+                      help="seed of the game and of the random agents (default 0)")
+    play.add_argument("--agents", default="random", metavar="LIST",
+                      help="comma list, one per player (or one for all): random, human")
+    play.add_argument("--quiet", action="store_true", help="print only the result, not the log")
+    play.add_argument("--save", metavar="FILE", help="write the finished game as JSON")
+    play.set_defaults(handler=cmd_play)
+
+    sim = commands.add_parser("simulate", help="play many games with random agents")
+    sim.add_argument("ruleset", metavar="RULESET", help="ruleset folder or builtin name")
+    sim.add_argument("--games", type=_positive, required=True, metavar="N", help="number of games")
+    sim.add_argument("--players", type=_positive, metavar="N",
+                     help="players per game (default: the ruleset's minimum)")
+    _ruleset_options(sim)
+    sim.add_argument("--seed", type=int, default=0, metavar="S", help="game i uses seed S+i (default 0)")
+    sim.add_argument("--json", metavar="FILE", help="write the summary and each game's result as JSON")
+    sim.add_argument("--max-actions", type=_positive, default=MAX_ACTIONS, metavar="N",
+                     help=f"a game longer than this fails (default {MAX_ACTIONS})")
+    sim.add_argument("--no-progress", action="store_true", help="no progress bar")
+    sim.set_defaults(handler=cmd_simulate)
+
+    scen = commands.add_parser("scenario", help="run scenario files")
+    scen.add_argument("files", nargs="+", metavar="FILE", help="scenario files or folders of them")
+    scen.add_argument("--log", action="store_true", help="show the game log of each failing scenario")
+    scen.set_defaults(handler=cmd_scenario)
+
+    lister = commands.add_parser("list", help="list a ruleset's cards, actions or variants")
+    lister.add_argument("ruleset", metavar="RULESET", help="ruleset folder or builtin name")
+    lister.add_argument("what", nargs="?", choices=LIST_SECTIONS, help="what to list (default: everything)")
+    _ruleset_options(lister)
+    lister.set_defaults(handler=cmd_list)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    try:
+        return args.handler(args)
+    except KeyboardInterrupt:
+        _err("interrupted")
+        return 130

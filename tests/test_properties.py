@@ -1,0 +1,116 @@
+"""Property tests over random legal play of the original game (hypothesis).
+
+After every step: every piece is conserved (20 of each element across bag, earth,
+displays and animals; 55 cubes and 10 pawns per animal), VP never below zero, at most
+one element per corner; clone and save/load round trips equal the original.
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from speciation import Game, load_ruleset
+
+ELEMENTS = ("grass", "grub", "meat", "seed", "sun", "water")
+BOXES = ("bag", "adaptation_box", "regression_box", "abundance_box", "wasteland_box",
+         "depletion_box", "wanderlust_box")
+
+
+@pytest.fixture(scope="module")
+def rulesets():
+    return {v: load_ruleset("original", variants=list(v)) for v in ((), ("multi_animal",), ("random_earth",))}
+
+
+def element_counts(state: dict) -> Counter:
+    ent = state["ent"]
+    counts: Counter = Counter()
+    for box in BOXES:
+        counts.update(ent["game"][box])
+    for record in ent.values():
+        if record["kind"] == "corner" and record["token"] is not None:
+            counts[record["token"]] += 1
+        if record["kind"] == "faction":
+            counts.update(record["added"])
+    return counts
+
+
+def check_invariants(game: Game) -> None:
+    ent = game.state["ent"]
+    assert element_counts(game.state) == Counter({e: 20 for e in ELEMENTS})
+    factions = [r for r in ent.values() if r["kind"] == "faction" and r["in_play"]]
+    cells = [r for r in ent.values() if r["kind"] == "cell"]
+    spaces = [r for r in ent.values() if r["kind"] == "space"]
+    for f in factions:
+        on_earth = sum(c["units"].get(f["id"], 0) for c in cells)
+        assert f["pool"] + on_earth + f["eliminated"] + f["box"] + 1 == 55, f["id"]
+        assert min(f["pool"], f["eliminated"], f["box"]) >= 0
+        on_display = sum(1 for s in spaces if s["pawn"] == f["id"])
+        assert f["ap_hand"] + f["ap_reserve"] + on_display == 10, f["id"]
+        assert f["vp"] >= 0
+        assert len(f["printed"]) + len(f["added"]) <= 6
+    for c in cells:
+        assert all(n > 0 for n in c["units"].values())
+        if c["terrain"] is None:
+            assert not c["units"]
+    for record in ent.values():
+        if record["kind"] == "corner":
+            assert record["token"] is None or record["token"] in ELEMENTS
+
+
+def play_and_check(ruleset, players: int, seed: int, steps: int, every: int = 40) -> Game:
+    game = Game.new(ruleset, players=players, seed=seed)
+    chooser = random.Random(seed)
+    check_invariants(game)
+    for step in range(steps):
+        if game.is_over:
+            break
+        game.apply(chooser.choice(game.legal_actions()))
+        check_invariants(game)
+        if step % every == 0:
+            twin = game.clone()
+            assert twin.digest() == game.digest()
+            loaded = Game.from_json(game.to_json(), ruleset)
+            assert loaded.digest() == game.digest()
+            action = chooser.choice(game.legal_actions()) if not game.is_over else None
+            if action is not None:  # the copies go on exactly as the original would
+                twin.apply(action.value)
+                loaded.apply(action.value)
+                assert twin.digest() == loaded.digest()
+    return game
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(players=st.integers(2, 6), seed=st.integers(0, 2**32 - 1))
+def test_random_play_keeps_every_invariant(rulesets, players, seed):
+    play_and_check(rulesets[()], players, seed, steps=300)
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(players=st.integers(2, 3), seed=st.integers(0, 2**32 - 1),
+       variant=st.sampled_from([("multi_animal",), ("random_earth",)]))
+def test_variants_keep_every_invariant(rulesets, players, seed, variant):
+    play_and_check(rulesets[variant], players, seed, steps=200)
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_same_seed_and_actions_give_the_same_game(rulesets, seed):
+    def run():
+        game = Game.new(rulesets[()], players=4, seed=seed)
+        chooser = random.Random(seed)
+        for _ in range(150):
+            game.apply(chooser.choice(game.legal_actions()))
+        return game
+    assert run().digest() == run().digest()
+
+
+def test_illegal_action_is_refused_and_changes_nothing(rulesets):
+    from speciation import IllegalActionError
+    game = Game.new(rulesets[()], players=3, seed=2)
+    before = game.digest()
+    with pytest.raises(IllegalActionError, match="not a legal choice"):
+        game.apply("no-such-space")
+    assert game.digest() == before
