@@ -15,40 +15,13 @@ from lark import Token, Tree
 
 from ..interpreter.builtins import FUNCTIONS, VERBS
 from . import graph as g
-from .errors import CompileError, ParseError, Span, did_you_mean
+from .errors import ParseError, Span, did_you_mean
+from .expressions import ExpressionCompiler, Scope, _own
 from .parser import parse_effect
 
-_BINARY = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
-           ">": operator.gt, ">=": operator.ge, "+": operator.add, "-": operator.sub,
-           "*": operator.mul, "//": operator.floordiv, "%": operator.mod}
-LITERALS = {"none": None, "true": True, "false": False}
 
-
-class Scope:
-    """The local names visible in one program, and where its text starts."""
-
-    def __init__(self, names: Iterable[str], origin: Span):
-        self.names = set(names)
-        self.origin = origin
-
-    def span(self, tree: Tree | Token) -> Span:
-        meta = tree if isinstance(tree, Token) else tree.meta
-        line = getattr(meta, "line", 1) or 1
-        col = getattr(meta, "column", 1) or 1
-        return self.origin.shifted(line, col)
-
-
-class Compiler:
-    def __init__(self, constants: dict[str, Any], attributes: set[str]):
-        self.constants = dict(LITERALS, **constants)
-        self.attributes = attributes
-        self.written: set[str] = set()       # attributes some statement changes
-        self.reads: set[str] | None = None   # attributes read by the function being compiled
-        self.calls: set[str] | None = None   # rule functions it calls
-        self.functions: dict[str, g.Function] = {}
-        self.macro_params: dict[str, list[str]] = {}
-        self.errors: list[Any] = []
-        self.nodes: list[g.Stmt] = []
+class Compiler(ExpressionCompiler):
+    """Compiles programs (statements) into effect-graph nodes."""
 
     # ---- entry points -----------------------------------------------------------
 
@@ -255,217 +228,12 @@ class Compiler:
             box[k] = value
         return set_index
 
-    # ---- expressions --------------------------------------------------------------
-
-    def expr(self, tree: Tree | Token, scope: Scope) -> g.Expr:
-        handler = getattr(self, "e_" + tree.data, None)
-        if handler is None:  # pragma: no cover
-            self.error(f"unsupported expression '{tree.data}'", scope.span(tree))
-            return lambda rt, env: None
-        return handler(tree, scope)
-
-    def e_number(self, tree: Tree, scope: Scope) -> g.Expr:
-        value = int(tree.children[0])
-        return lambda rt, env: value
-
-    def e_string(self, tree: Tree, scope: Scope) -> g.Expr:
-        value = _string(tree.children[0])
-        return lambda rt, env: value
-
-    def e_name(self, tree: Tree, scope: Scope) -> g.Expr:
-        name = str(tree.children[0])
-        if name in scope.names:
-            return lambda rt, env: env[name]  # a KeyError here is reported by the machine
-        if name in self.constants:
-            value = self.constants[name]
-            return lambda rt, env: value
-        hint = did_you_mean(name, list(scope.names) + list(self.constants))
-        self.error(f"unknown name '{name}'", scope.span(tree), hint)
-        return lambda rt, env: None
-
-    def e_list_lit(self, tree: Tree, scope: Scope) -> g.Expr:
-        args = tree.children[0]
-        items = [self.expr(a, scope) for a in (args.children if args is not None else [])]
-        return lambda rt, env: [i(rt, env) for i in items]
-
-    def e_comprehension(self, tree: Tree, scope: Scope) -> g.Expr:
-        elt_tree, name, source_tree, cond_tree = tree.children
-        name = str(name)
-        inner = Scope(scope.names | {name}, scope.origin)
-        source, elt = self.expr(source_tree, scope), self.expr(elt_tree, inner)
-        cond = self.expr(cond_tree, inner) if cond_tree is not None else None
-
-        identity = isinstance(elt_tree, Tree) and elt_tree.data == "name" and str(elt_tree.children[0]) == name
-        if identity and cond is not None:
-            def selection(rt, env):
-                saved, had = env.get(name), name in env
-                out = []
-                for item in source(rt, env):
-                    env[name] = item
-                    if cond(rt, env):
-                        out.append(item)
-                if had:
-                    env[name] = saved
-                else:
-                    env.pop(name, None)
-                return out
-            return selection
-
-        def comprehension(rt, env):
-            saved, had = env.get(name), name in env
-            out = []
-            for item in source(rt, env):
-                env[name] = item
-                if cond is None or cond(rt, env):
-                    out.append(elt(rt, env))
-            if had:
-                env[name] = saved
-            else:
-                env.pop(name, None)
-            return out
-        return comprehension
-
-    def e_attr(self, tree: Tree, scope: Scope) -> g.Expr:
-        obj, attr = self.expr(tree.children[0], scope), str(tree.children[1])
-        self._check_attr(attr, scope.span(tree.children[1]))
-        if self.reads is not None:
-            self.reads.add(attr)
-        inner = tree.children[0]
-        if isinstance(inner, Tree) and inner.data == "name" and str(inner.children[0]) in scope.names:
-            local = str(inner.children[0])
-
-            def local_attribute(rt, env):
-                entity = env[local]
-                try:
-                    return rt.ent[entity][attr]
-                except (KeyError, TypeError):
-                    return rt.get_attr(entity, attr)  # says what is wrong
-            return local_attribute
-
-        def attribute(rt, env):
-            entity = obj(rt, env)
-            try:
-                return rt.ent[entity][attr]
-            except (KeyError, TypeError):
-                return rt.get_attr(entity, attr)  # says what is wrong
-        return attribute
-
-    def e_index(self, tree: Tree, scope: Scope) -> g.Expr:
-        container, key = self.expr(tree.children[0], scope), self.expr(tree.children[1], scope)
-
-        def index(rt, env):
-            box, k = container(rt, env), key(rt, env)
-            if isinstance(box, dict):
-                return box.get(k, 0)
-            return box[k]
-        return index
-
-    def e_call(self, tree: Tree, scope: Scope) -> g.Expr:
-        name, args_tree = str(tree.children[0]), tree.children[1]
-        args = [self.expr(a, scope) for a in (args_tree.children if args_tree is not None else [])]
-        span = scope.span(tree)
-        if name in self.functions:
-            function = self.functions[name]
-            if self.calls is not None:
-                self.calls.add(name)
-            self._arity(name, len(args), len(function.params), len(function.params), span)
-
-            def call_rule(rt, env):
-                return function.call(rt, [a(rt, env) for a in args])
-            return call_rule
-        builtin = FUNCTIONS.get(name)
-        if builtin is None:
-            if name in VERBS or name in self.macro_params:
-                self.error(f"'{name}' changes the game and has no value; call it as a statement", span)
-            else:
-                self.error(f"unknown function '{name}'", span,
-                           did_you_mean(name, list(FUNCTIONS) + list(self.functions)))
-            return lambda rt, env: None
-        self._arity(name, len(args), builtin.min_args, builtin.max_args, span)
-        fn = builtin.fn
-        if len(args) == 1:
-            only = args[0]
-            return lambda rt, env: fn(rt, only(rt, env))
-        return lambda rt, env: fn(rt, *[a(rt, env) for a in args])
-
-    def e_neg(self, tree: Tree, scope: Scope) -> g.Expr:
-        inner = self.expr(tree.children[0], scope)
-        return lambda rt, env: -inner(rt, env)
-
-    def e_not_op(self, tree: Tree, scope: Scope) -> g.Expr:
-        inner = self.expr(tree.children[0], scope)
-        return lambda rt, env: not inner(rt, env)
-
-    def e_in_op(self, tree: Tree, scope: Scope) -> g.Expr:
-        item, box = self.expr(tree.children[0], scope), self.expr(tree.children[1], scope)
-        return lambda rt, env: item(rt, env) in box(rt, env)
-
-    def e_not_in_op(self, tree: Tree, scope: Scope) -> g.Expr:
-        item, box = self.expr(tree.children[0], scope), self.expr(tree.children[2], scope)
-        return lambda rt, env: item(rt, env) not in box(rt, env)
-
-    def e_cond_expr(self, tree: Tree, scope: Scope) -> g.Expr:
-        then, test, other = (self.expr(c, scope) for c in tree.children)
-        return lambda rt, env: then(rt, env) if test(rt, env) else other(rt, env)
-
-    def e_or_expr(self, tree: Tree, scope: Scope) -> g.Expr:
-        parts = [self.expr(c, scope) for c in tree.children]
-        result = parts[-1]
-        for part in reversed(parts[:-1]):
-            result = (lambda a, b: lambda rt, env: a(rt, env) or b(rt, env))(part, result)
-        return lambda rt, env: bool(result(rt, env))
-
-    def e_and_expr(self, tree: Tree, scope: Scope) -> g.Expr:
-        parts = [self.expr(c, scope) for c in tree.children]
-        result = parts[-1]
-        for part in reversed(parts[:-1]):
-            result = (lambda a, b: lambda rt, env: a(rt, env) and b(rt, env))(part, result)
-        return lambda rt, env: bool(result(rt, env))
-
-    def e_comparison(self, tree: Tree, scope: Scope) -> g.Expr:
-        return self._chain(tree, scope)
-
-    e_sum_expr = e_product = e_comparison
-
-    def _chain(self, tree: Tree, scope: Scope) -> g.Expr:
-        first = self.expr(tree.children[0], scope)
-        rest = [(_BINARY[str(op)], self.expr(operand, scope))
-                for op, operand in zip(tree.children[1::2], tree.children[2::2])]
-        if len(rest) == 1:
-            fn, second = rest[0]
-            constant = _constant(tree.children[2])
-            if constant is not _NO:
-                return lambda rt, env: fn(first(rt, env), constant)
-            return lambda rt, env: fn(first(rt, env), second(rt, env))
-
-        def chain(rt, env):
-            value = first(rt, env)
-            for fn, operand in rest:
-                value = fn(value, operand(rt, env))
-            return value
-        return chain
-
-    # ---- checks ---------------------------------------------------------------------
-
     def _note_write(self, tree: Tree) -> None:
         """Remember which attribute a place (x.a, x.a[k], target forms too) belongs to."""
         while isinstance(tree, Tree) and tree.data in ("index", "target_index"):
             tree = tree.children[0]
         if isinstance(tree, Tree) and tree.data in ("attr", "target_attr"):
             self.written.add(str(tree.children[1]))
-
-    def _check_attr(self, attr: str, span: Span) -> None:
-        if attr not in self.attributes:
-            self.error(f"no kind of entity has an attribute '{attr}'", span,
-                       did_you_mean(attr, self.attributes))
-
-    def _arity(self, name: str, given: int, low: int, high: int | None, span: Span) -> None:
-        if given < low or (high is not None and given > high):
-            want = str(low) if low == high else (f"{low} or more" if high is None else f"{low} to {high}")
-            self.error(f"'{name}' takes {want} argument{'s' if want != '1' else ''}, not {given}", span)
-
-    def error(self, message: str, span: Span, hint: str = "") -> None:
-        self.errors.append(CompileError(message, span, hint))
 
 
 def compile_expression_text(compiler: Compiler, text: str, origin: Span, params: Iterable[str]) -> g.Expr:
@@ -476,18 +244,6 @@ def compile_expression_text(compiler: Compiler, text: str, origin: Span, params:
         compiler.errors.append(error)
         return lambda rt, env: None
     return compiler.expr(tree.children[0], Scope(params, origin))
-
-
-_NO = object()
-
-
-def _constant(tree: Any) -> Any:
-    """The value of a number or string literal, else _NO."""
-    if isinstance(tree, Tree) and tree.data == "number":
-        return int(tree.children[0])
-    if isinstance(tree, Tree) and tree.data == "string":
-        return _string(tree.children[0])
-    return _NO
 
 
 def _bound_names(stmts: list) -> set[str]:
@@ -513,20 +269,3 @@ def _target_as_expr(tree: Tree) -> Tree:
 
 def _is_place(tree: Tree) -> bool:
     return isinstance(tree, Tree) and tree.data in ("name", "attr", "index")
-
-
-def _string(token: Token) -> str:
-    body = str(token)[1:-1]
-    if "\\" not in body:
-        return body
-    # latin-1 + backslashreplace keeps non-ASCII letters intact through unicode_escape
-    return body.encode("latin-1", "backslashreplace").decode("unicode_escape")
-
-
-def _own(value: Any) -> Any:
-    """Values bound to names are copies, so a saved game never shares lists."""
-    if isinstance(value, list):
-        return list(value)
-    if isinstance(value, dict):
-        return dict(value)
-    return value

@@ -1,0 +1,277 @@
+"""Collect a ruleset's definitions from its files, layer by layer.
+
+Layers, from first to last: the rulesets a ruleset ``extends`` (base first),
+the ruleset's own files, each chosen variant, each mod. Inside one layer a
+name may be defined once; a later layer replaces definitions by name (and
+merges kinds and entities attribute by attribute), so an edition, a variant
+or a mod states only what differs. Compiling what is collected is
+:mod:`speciation.dsl.ruleset`'s job.
+"""
+from __future__ import annotations
+
+import re
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from .errors import CompileError, LoadError, RuleError, RuleErrors, SchemaError, Span, did_you_mean
+from .loader import Node, load_file
+from .schema import check, kind_of
+
+IMPLICIT_KINDS = ("game", "player", "cell", "corner", "card")
+_SINGULAR = {"symbols": "symbol list", "tables": "table", "entities": "entity", "functions": "function",
+             "macros": "macro", "decks": "deck", "cards": "card"}
+SIGNATURE = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:\(([^)]*)\))?\s*$")
+
+
+def builtin_root() -> Path:
+    return Path(str(resources.files("speciation.rulesets")))
+
+
+def available_rulesets() -> list[str]:
+    root = builtin_root()
+    return sorted(p.name for p in root.iterdir() if (p / "ruleset.yaml").is_file())
+
+
+def find_ruleset(name_or_path: str) -> Path:
+    path = Path(name_or_path)
+    if (path / "ruleset.yaml").is_file():
+        return path
+    if path.name == "ruleset.yaml" and path.is_file():
+        return path.parent
+    candidate = builtin_root() / name_or_path
+    if (candidate / "ruleset.yaml").is_file():
+        return candidate
+    hint = did_you_mean(name_or_path, available_rulesets())
+    raise RuleErrors([LoadError(f"no ruleset named '{name_or_path}'", Span(name_or_path, 0, 0), hint)])
+
+
+def slug(name: str) -> str:
+    """The file-name form of a name: ``"Cold Snap"`` → ``"cold_snap"``."""
+    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
+
+
+def variant_files(root: Path) -> dict[str, Path]:
+    """Variant name → file, over a ruleset and those it extends (nearest wins)."""
+    found: dict[str, Path] = {}
+    for directory in reversed(_chain(root)):
+        for path in sorted((directory / "variants").glob("*.yaml")):
+            found[path.stem] = path
+    return found
+
+
+def _chain(root: Path) -> list[Path]:
+    """The ruleset folder and the ones it extends, nearest first."""
+    chain, seen = [root], {root.resolve()}
+    while True:
+        try:
+            manifest, _ = load_file(str(chain[-1] / "ruleset.yaml"))
+        except LoadError as error:
+            raise RuleErrors([error]) from None
+        parent = manifest.get("extends") if isinstance(manifest, dict) else None
+        if not parent:
+            return chain
+        nxt = find_ruleset(str(parent))
+        if nxt.resolve() in seen:
+            raise RuleErrors([LoadError("ruleset extends itself", manifest.where("extends"))])
+        seen.add(nxt.resolve())
+        chain.append(nxt)
+
+
+class Definitions:
+    """Everything the files of a ruleset define, with where they define it."""
+
+    def __init__(self) -> None:
+        self.errors: list[RuleError] = []
+        self.sources: dict[str, str] = {}
+        self.symbols: dict[str, tuple[list[str], Span]] = {}
+        self.tables: dict[str, tuple[Any, Span]] = {}
+        self.kinds: dict[str, dict[str, Any]] = {k: {} for k in IMPLICIT_KINDS}
+        self.kind_spans: dict[str, Span] = {}
+        self.entities: dict[str, dict[str, Any]] = {}
+        self.entity_spans: dict[str, Span] = {}
+        self.cells: list[tuple[int, int]] = []
+        self.functions: dict[str, tuple[list[str], str, Span]] = {}
+        self.macros: dict[str, tuple[list[str], str, Span]] = {}
+        self.triggers: list[tuple[Node, str | None]] = []
+        self.modifiers: list[tuple[Node, str | None]] = []
+        self.decks: dict[str, Node] = {}
+        self.cards: dict[str, tuple[Node, str]] = {}
+        self.layer_names: dict[tuple[str, str], tuple[int, Span]] = {}
+        self.layer = 0
+        self.manifest: Node | None = None
+        self.variant_titles: dict[str, str] = {}
+        self.player_limits: dict[str, int] = {}
+        self.in_mod = False
+
+    # ---- reading ------------------------------------------------------------------
+
+    def read(self, path: Path, expect: str | None = None) -> Any:
+        try:
+            document, text = load_file(str(path))
+        except LoadError as error:
+            self.errors.append(error)
+            return None
+        self.sources[str(path)] = text
+        kind = kind_of(document)
+        if expect and kind != expect:
+            self.errors.append(SchemaError(f"expected a {expect} file here, found a {kind} file",
+                                           Span(str(path), 1, 1)))
+            return None
+        problems, bad = check(document, kind, Span(str(path), 1, 1))
+        self.errors.extend(problems)
+        if None in bad or (bad and kind in ("card", "manifest")):
+            return None
+        for key in bad:  # keep checking the rest of the file
+            document.pop(key, None)
+        return document
+
+    def build(self, root: Path, variants: list[str], mods: list[str]) -> Any:
+        """Collect every layer, then compile (see the subclass in :mod:`.ruleset`)."""
+        chain = _chain(root)
+        for directory in reversed(chain):
+            self.layer += 1
+            manifest = self.read(directory / "ruleset.yaml", "manifest")
+            if manifest is not None:
+                self.manifest = manifest
+            self.add_layer([(path, self.read(path)) for path in _rule_files(directory)])
+        known = variant_files(root)
+        for name in variants:
+            self.layer += 1
+            if name not in known:
+                self.errors.append(LoadError(f"no variant named '{name}' in ruleset '{root.name}'", Span(str(root / "variants"), 0, 0),
+                                             did_you_mean(name, known)))
+                continue
+            document = self.read(known[name], "variant")
+            if document is not None:
+                self.variant_titles[name] = str(document["title"])
+                if "players" in document:
+                    self.player_limits.update(_plain(document["players"]))
+                self.add_layer([(known[name], document)])
+        for mod in mods:
+            self.layer += 1
+            paths = sorted(Path(mod).rglob("*.yaml")) if Path(mod).is_dir() else [Path(mod)]
+            self.in_mod = True
+            self.add_layer([(path, self.read(path)) for path in paths])
+        return self.compile(root, variants, mods)
+
+    def compile(self, root: Path, variants: list[str], mods: list[str]) -> Any:
+        raise NotImplementedError
+
+    def add_layer(self, documents: list[tuple[Path, Any]]) -> None:
+        """Add one layer's documents: kinds first, so any file may use any kind."""
+        for path, doc in documents:
+            if doc is not None and "kinds" in doc:
+                self.add_kinds(doc["kinds"], doc)
+        for path, doc in documents:
+            self.add_document(path, doc)
+
+    def add_document(self, path: Path, doc: Any) -> None:
+        if doc is None:
+            return
+        if "card" in doc:
+            self.add_card(path, doc)
+            return
+        for key in ("symbols", "tables", "entities", "board", "functions", "macros",
+                    "triggers", "modifiers", "decks"):
+            if key in doc:
+                getattr(self, "add_" + key)(doc[key], doc)
+
+    def claim(self, section: str, name: str, span: Span) -> None:
+        """Note a definition; a second one in the same layer is an error."""
+        previous = self.layer_names.get((section, name))
+        if previous and previous[0] == self.layer:
+            self.errors.append(CompileError(f"{_SINGULAR.get(section, section)} '{name}' is defined twice (first at {previous[1]})", span))
+        self.layer_names[(section, name)] = (self.layer, span)
+
+    def add_symbols(self, section: Node, doc: Node) -> None:
+        for category, names in section.items():
+            self.claim("symbols", category, section.where_key(category))
+            self.symbols[category] = ([str(n) for n in names], section.where_key(category))
+
+    def add_tables(self, section: Node, doc: Node) -> None:
+        for name, value in section.items():
+            self.claim("tables", name, section.where_key(name))
+            self.tables[name] = (_plain(value), section.where_key(name))
+
+    def add_kinds(self, section: Node, doc: Node) -> None:
+        for kind, spec in section.items():
+            self.kind_spans.setdefault(kind, section.where_key(kind))
+            self.kinds.setdefault(kind, {}).update(_plain(spec.get("attributes", {})))
+
+    def add_entities(self, section: Node, doc: Node) -> None:
+        for kind, records in section.items():
+            if kind not in self.kinds:
+                self.errors.append(CompileError(f"unknown kind '{kind}'", section.where_key(kind),
+                                                did_you_mean(kind, self.kinds)))
+                continue
+            for record, span in zip(records, records.item_spans):
+                ident = str(record["id"])
+                self.claim("entities", ident, span)
+                existing = self.entities.get(ident)
+                if existing is not None and existing["kind"] != kind:
+                    self.errors.append(CompileError(f"'{ident}' is already a {existing['kind']}", span))
+                    continue
+                merged = existing or {"kind": kind, "id": ident}
+                merged.update({k: _plain(v) for k, v in record.items() if k != "id"})
+                self.entities[ident] = merged
+                self.entity_spans.setdefault(ident, span)
+
+    def add_board(self, section: Node, doc: Node) -> None:
+        self.cells = [(int(q), int(r)) for q, r in section["cells"]]
+
+    def _add_signatures(self, section: Node, table: dict, kind: str) -> None:
+        for key, text in section.items():
+            match = SIGNATURE.match(str(key))
+            name = match.group(1)
+            params = [p.strip() for p in (match.group(2) or "").split(",") if p.strip()]
+            self.claim(kind, name, section.where_key(key))
+            table[name] = (params, text, section.where(key))
+
+    def add_functions(self, section: Node, doc: Node) -> None:
+        self._add_signatures(section, self.functions, "functions")
+
+    def add_macros(self, section: Node, doc: Node) -> None:
+        self._add_signatures(section, self.macros, "macros")
+
+    def add_triggers(self, section: list, doc: Node, owner: str | None = None) -> None:
+        self.triggers.extend((t, owner) for t in section)
+
+    def add_modifiers(self, section: list, doc: Node, owner: str | None = None) -> None:
+        self.modifiers.extend((m, owner) for m in section)
+
+    def add_decks(self, section: Node, doc: Node) -> None:
+        for name, spec in section.items():
+            self.claim("decks", name, section.where_key(name))
+            self.decks[name] = spec
+
+    def add_card(self, path: Path, doc: Node) -> None:
+        ident = slug(str(doc["card"]))
+        if path.stem != ident and not self.in_mod:
+            self.errors.append(SchemaError(f"card file should be named '{ident}.yaml' after its card",
+                                           doc.where("card")))
+        self.claim("cards", ident, doc.where("card"))
+        self.cards[ident] = (doc, str(path))
+
+    # ---- compiling ------------------------------------------------------------------
+
+
+def _rule_files(directory: Path) -> list[Path]:
+    skip = {"ruleset.yaml"}
+    out = []
+    for path in sorted(directory.rglob("*.yaml")):
+        relative = path.relative_to(directory)
+        if relative.parts[0] in ("variants", "scenarios") or path.name in skip:
+            continue
+        out.append(path)
+    return out
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {(str(k) if not isinstance(k, int) else k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, str):
+        return str(value)
+    return value
