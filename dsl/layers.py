@@ -103,6 +103,7 @@ class Definitions:
         self.variant_titles: dict[str, str] = {}
         self.player_limits: dict[str, int] = {}
         self.in_mod = False
+        self.labels: dict[str, dict[str, str]] = {}
 
     # ---- reading ------------------------------------------------------------------
 
@@ -159,7 +160,10 @@ class Definitions:
         raise NotImplementedError
 
     def add_layer(self, documents: list[tuple[Path, Any]]) -> None:
-        """Add one layer's documents: kinds first, so any file may use any kind."""
+        """Add one layer's documents: removals first, then kinds, so file order never matters."""
+        for path, doc in documents:
+            if doc is not None and "remove" in doc:
+                self.remove(doc["remove"])
         for path, doc in documents:
             if doc is not None and "kinds" in doc:
                 self.add_kinds(doc["kinds"], doc)
@@ -173,9 +177,28 @@ class Definitions:
             self.add_card(path, doc)
             return
         for key in ("symbols", "tables", "entities", "board", "functions", "macros",
-                    "triggers", "modifiers", "decks"):
+                    "triggers", "modifiers", "decks", "labels"):
             if key in doc:
                 getattr(self, "add_" + key)(doc[key], doc)
+
+    def remove(self, section: Node) -> None:
+        """Take away definitions of earlier layers (an edition or mod declaring what differs)."""
+        tables = {"entities": self.entities, "cards": self.cards, "decks": self.decks, "macros": self.macros,
+                  "functions": self.functions, "tables": self.tables, "symbols": self.symbols}
+        for key, names in section.items():
+            if key == "entity_kinds":
+                doomed = [i for i, r in self.entities.items() if r["kind"] in names]
+                for ident in doomed:
+                    del self.entities[ident]
+                continue
+            for name, span in zip(names, names.item_spans):
+                if name not in tables[key]:
+                    self.errors.append(CompileError(f"cannot remove {_SINGULAR.get(key, key)} '{name}': "
+                                                    f"no earlier layer defines it", span,
+                                                    did_you_mean(str(name), tables[key])))
+                    continue
+                del tables[key][name]
+                self.layer_names.pop((key, name), None)
 
     def claim(self, section: str, name: str, span: Span) -> None:
         """Note a definition; a second one in the same layer is an error."""
@@ -239,6 +262,11 @@ class Definitions:
 
     def add_modifiers(self, section: list, doc: Node, owner: str | None = None) -> None:
         self.modifiers.extend((m, owner) for m in section)
+
+    def add_labels(self, section: Node, doc: Node) -> None:
+        """Display names by language: {lang: {name or id: text}}; later layers add or replace."""
+        for lang, names in section.items():
+            self.labels.setdefault(str(lang), {}).update({str(k): str(v) for k, v in names.items()})
 
     def add_decks(self, section: Node, doc: Node) -> None:
         for name, spec in section.items():

@@ -27,6 +27,7 @@ class CardInfo:
     text: str
     provenance: dict
     path: str
+    labels: dict = field(default_factory=dict)   # language → name
 
 
 @dataclass
@@ -52,6 +53,7 @@ class Ruleset:
     nodes: list[g.Stmt]
     cards: dict[str, CardInfo]
     variant_titles: dict[str, str]
+    labels: dict[str, dict[str, str]]
     digest: str
     sources: dict[str, str] = field(default_factory=dict, repr=False)
     compiler: Compiler | None = field(default=None, repr=False)
@@ -149,14 +151,28 @@ class _Builder(Definitions):
             constants=constants, entities=entities, kind_members=members,
             player_defaults=dict(self.kinds.get("player", {})), grid=HexGrid.build(self.cells),
             functions=functions, macros=macros, triggers=triggers, effects=effects,
-            nodes=compiler.nodes, cards=cards, variant_titles=self.variant_titles,
+            nodes=compiler.nodes, cards=cards, variant_titles=self.variant_titles, labels=self.all_labels(cards),
             digest=self.digest(), sources=self.sources, compiler=compiler)
+
+    def all_labels(self, cards: dict[str, CardInfo]) -> dict[str, dict[str, str]]:
+        labels = {lang: dict(names) for lang, names in self.labels.items()}
+        for card in cards.values():
+            for lang, text in card.labels.items():
+                labels.setdefault(lang, {})[card.id] = text
+        return labels
+
+    def deck_of(self, ident: str, doc: Node) -> str:
+        """A card's deck: its own, unless a deck of a later layer adopted it."""
+        for name, spec in self.decks.items():
+            if ident in spec.get("adopt", []):
+                return name
+        return str(doc["deck"])
 
     def card_entities(self) -> dict[str, dict]:
         out = {}
         for ident, (doc, path) in self.cards.items():
             record = {"kind": "card", "id": ident, **self.kinds.get("card", {})}
-            record.update(name=str(doc["card"]), deck=str(doc["deck"]))
+            record.update(name=str(doc["card"]), deck=self.deck_of(ident, doc))
             record.update(_plain(doc.get("attributes", {})))
             out[ident] = record
         return out
@@ -164,14 +180,14 @@ class _Builder(Definitions):
     def compile_cards(self, compiler: Compiler, decks: dict) -> tuple[dict, dict]:
         effects, cards = {}, {}
         for ident, (doc, path) in self.cards.items():
-            deck = str(doc["deck"])
+            deck = self.deck_of(ident, doc)
             if deck not in decks:
                 compiler.error(f"unknown deck '{deck}'", doc.where("deck"), did_you_mean(deck, decks))
                 continue
             params = ["self"] + [str(p) for p in decks[deck].get("params", [])]
             effects[ident] = (compiler.program(doc["effect"], doc.where("effect"), params), params)
             cards[ident] = CardInfo(ident, str(doc["card"]), deck, str(doc["text"]),
-                                    _plain(doc["provenance"]), path)
+                                    _plain(doc["provenance"]), path, _plain(doc.get("labels", {})))
             self.triggers.extend((t, ident) for t in doc.get("triggers", []))
             self.modifiers.extend((m, ident) for m in doc.get("modifiers", []))
         return effects, cards
@@ -179,7 +195,7 @@ class _Builder(Definitions):
     def _activity(self, compiler: Compiler, owner: str | None, decks: dict) -> g.Expr | None:
         if owner is None:
             return None
-        deck = decks.get(self.cards[owner][0]["deck"]) if owner in self.cards else None
+        deck = decks.get(self.deck_of(owner, self.cards[owner][0])) if owner in self.cards else None
         if deck is None or "active_while" not in deck:
             return None
         return compile_expression_text(compiler, deck["active_while"], deck.where("active_while"), ["self"])

@@ -26,7 +26,7 @@ def _own(value: Any) -> Any:
 class Machine:
     """Runs rules against one game state; also the ``rt`` every closure receives."""
 
-    __slots__ = ("ruleset", "state", "ent", "nodes", "memo", "static_memo")
+    __slots__ = ("ruleset", "state", "ent", "nodes", "memo", "static_memo", "names")
 
     def __init__(self, ruleset, state: dict):
         self.ruleset = ruleset
@@ -35,6 +35,7 @@ class Machine:
         self.nodes = ruleset.nodes
         self.memo: dict = {}  # rule-function results, valid until the state changes
         self.static_memo: dict = {}  # results of static functions, valid all game
+        self.names: dict[str, str] = {}  # display names in the chosen language
 
     # ---- services for compiled expressions ------------------------------------------
 
@@ -56,6 +57,8 @@ class Machine:
 
     def label(self, value: Any) -> str:
         if isinstance(value, str):
+            if value in self.names:
+                return self.names[value]
             record = self.ent.get(value)
             if record is not None:
                 return str(record.get("name", value))

@@ -244,6 +244,7 @@ class _Run:
             if str(wanted) not in pending["prompt"]:
                 raise ScenarioFailure(f"{where}: expected a decision whose prompt contains {str(wanted)!r}, "
                                       f"but the run stopped at {_describe_pending(game)}")
+            self.check_options(game)
             return
         if pending is not None:
             raise ScenarioFailure(f"the run stopped at {_describe_pending(game)} and no choice is left "
@@ -251,6 +252,18 @@ class _Run:
         if game.state["chance"]:
             raise ScenarioFailure(f"{self.doc.where('chance')}: scripted chance outcomes never drawn: "
                                   f"{_show(game.state['chance'])}")
+
+
+    def check_options(self, game: Game) -> None:
+        """expect_options: exactly these option values are offered (pass = may decline)."""
+        wanted = self.doc.get("expect_options")
+        if wanted is None:
+            return
+        offered = sorted((game.label(a.value) if a.value is not None else "pass") for a in game.legal_actions())
+        expected = sorted("pass" if v in (None, "pass") else game.label(v) for v in wanted)
+        if offered != expected:
+            raise ScenarioFailure(f"{self.doc.where('expect_options')}: expected the options {expected}, "
+                                  f"but the decision offers {offered}")
 
 
 class _Feeder:
