@@ -323,6 +323,14 @@ def log(rt, template, *values):
     rt.log(_fill(rt, template, values))
 
 
+@verb(2, None)
+def log_to(rt, who, template, *values):
+    """`log_to(p, "you drew {}", c)`: a log line only the player p (or p's controller) may read."""
+    players = rt.state["players"]
+    owner = who if who in players else rt.ent.get(who, {}).get("player")
+    rt.state["log"].append([owner, _fill(rt, template, values)])
+
+
 def _fill(rt, template: str, values: tuple) -> str:
     parts = template.split("{}")
     out = [parts[0]]

@@ -199,7 +199,15 @@ class Game:
 
     @property
     def log(self) -> list[str]:
-        return self.state["log"]
+        """Every log line (an omniscient view); private lines say whom they are for."""
+        return [line if isinstance(line, str) else f"[to {self.label(line[0])}] {line[1]}"
+                for line in self.state["log"]]
+
+    def log_for(self, player: int) -> list[str]:
+        """The log lines one player may read."""
+        me = self.state["players"][player]
+        return [line if isinstance(line, str) else line[1] for line in self.state["log"]
+                if isinstance(line, str) or line[0] == me]
 
     def clone(self) -> "Game":
         return Game(self.ruleset, _copy(self.state))
@@ -248,16 +256,38 @@ class Game:
         return cls(ruleset, state)
 
     def view(self, player: int) -> dict:
-        """What one player may see: the state less the order of hidden lists and the RNG."""
-        hidden = set(self.ruleset.constants.get("hidden_lists", []))
+        """What one player may see (for a table or a bot that must not cheat).
+
+        The ruleset's tables say what is hidden: ``hidden_lists`` (attributes whose order is
+        secret: shown sorted), ``secret_lists`` (contents secret: shown as that many "?"),
+        ``private_attributes`` (only the player controlling the entity sees them). Private
+        log lines of others, the RNG and another player's pending options are left out."""
+        constants = self.ruleset.constants
+        me = self.state["players"][player]
         state = _copy(self.state)
-        state.pop("rng", None)
-        state.pop("chance", None)
+        for key in ("rng", "chance", "stack"):
+            state.pop(key, None)
         for record in state["ent"].values():
-            for attr in hidden & set(record):
-                if isinstance(record[attr], list):
-                    record[attr] = sorted(record[attr], key=str)
+            self._hide(record, me, constants)
+        state["log"] = self.log_for(player)
+        pending = state.get("pending")
+        if pending is not None and self.player_of(pending["actor"]) != player:
+            pending["options"] = ["?"] * len(pending["options"])
+            pending["labels"] = None
         return state
+
+    def _hide(self, record: dict, me: str, constants: dict) -> None:
+        for attr in set(constants.get("hidden_lists", [])) & set(record):
+            if isinstance(record[attr], list):
+                record[attr] = sorted(record[attr], key=str)
+        for attr in set(constants.get("secret_lists", [])) & set(record):
+            if isinstance(record[attr], list):
+                record[attr] = ["?"] * len(record[attr])
+        owner = record["id"] if record.get("kind") == "player" else record.get("player")
+        if owner != me:
+            for attr in set(constants.get("private_attributes", [])) & set(record):
+                value = record[attr]
+                record[attr] = ["?"] * len(value) if isinstance(value, list) else "?"
 
 
 def _offered(value: Any, options: list) -> bool:

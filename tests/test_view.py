@@ -1,0 +1,51 @@
+"""Per-player views: secret lists, private attributes, private log lines, others' options."""
+from speciation import Game, load_ruleset
+
+RULES = """
+tables:
+  hidden_lists: [bag]
+  secret_lists: [deck]
+  private_attributes: [hand]
+kinds:
+  player:
+    attributes: {hand: [], vp: 0}
+  game:
+    attributes: {bag: [c, a, b], deck: [x, y]}
+functions:
+  score(p): p.vp
+macros:
+  main: |
+    for p in entities(player):
+        draw k from game.bag
+        append(p.hand, k)
+        log_to(p, "you drew {}", k)
+    log("everyone drew")
+    for p in entities(player):
+        choose n from concat(p.hand, ["nothing"]) by p prompt "show a letter"
+"""
+
+
+def make(tmp_path):
+    (tmp_path / "ruleset.yaml").write_text('ruleset: v\ntitle: V\nversion: "1"\nplayers: {min: 2, max: 2}\n')
+    (tmp_path / "rules.yaml").write_text(RULES)
+    return Game.new(load_ruleset(str(tmp_path)), players=2, seed=5, chance=["b", "c"])
+
+
+def test_view_hides_what_the_player_may_not_see(tmp_path):
+    game = make(tmp_path)
+    mine, theirs = game.view(0), game.view(1)
+    assert mine["ent"]["p1"]["hand"] == ["b"] and mine["ent"]["p2"]["hand"] == ["?"]
+    assert theirs["ent"]["p1"]["hand"] == ["?"] and theirs["ent"]["p2"]["hand"] == ["c"]
+    assert mine["ent"]["game"]["bag"] == ["a"] and mine["ent"]["game"]["deck"] == ["?", "?"]
+    assert mine["log"] == ["you drew b", "everyone drew"]
+    assert theirs["log"] == ["you drew c", "everyone drew"]
+    assert "rng" not in mine and "stack" not in mine
+
+
+
+def test_pending_options_of_another_player_are_hidden(tmp_path):
+    game = make(tmp_path)
+    assert game.current_player == 0
+    assert game.view(0)["pending"]["options"] == ["b", "nothing"]
+    assert game.view(1)["pending"]["options"] == ["?", "?"]
+    assert game.log[0] == "[to Player 1] you drew b"
