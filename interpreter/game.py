@@ -54,16 +54,31 @@ PASS_LABEL = "pass (decline)"
 class Game:
     """A game in progress: ruleset + plain-data state."""
 
-    def __init__(self, ruleset, state: dict):
+    def __init__(self, ruleset, state: dict, lang: str | None = None):
         self.ruleset = ruleset
         self.state = state
         self._machine = Machine(ruleset, state)
+        self.lang = lang
+
+    @property
+    def lang(self) -> str | None:
+        """The language of names in labels and the log (None: the rule files' own names).
+        Presentation only: it is not part of the state."""
+        return self._lang
+
+    @lang.setter
+    def lang(self, lang: str | None) -> None:
+        if lang is not None and lang not in self.ruleset.labels:
+            known = ", ".join(sorted(self.ruleset.labels)) or "none"
+            raise ValueError(f"ruleset '{self.ruleset.name}' has no names in language '{lang}' (it has: {known})")
+        self._lang = lang
+        self._machine.names = self.ruleset.labels.get(lang, {}) if lang else {}
 
     # ---- creation -----------------------------------------------------------------
 
     @classmethod
     def new(cls, ruleset, players: int | None = None, seed: int = 0,
-            chance: list | None = None, start: bool = True) -> "Game":
+            chance: list | None = None, start: bool = True, lang: str | None = None) -> "Game":
         """A new game for *players* players (default: the ruleset's minimum)."""
         count = players if players is not None else ruleset.min_players
         if not ruleset.min_players <= count <= ruleset.max_players:
@@ -77,7 +92,7 @@ class Game:
         state = {"ent": entities, "players": ids, "rng": rng.seed_state(seed), "seed": seed,
                  "stack": [], "pending": None, "log": [], "chance": list(chance or []),
                  "steps": 0}
-        game = cls(ruleset, state)
+        game = cls(ruleset, state, lang)
         if start:
             game._machine.start("main")
             game._machine.run()
@@ -210,7 +225,7 @@ class Game:
                 if isinstance(line, str) or line[0] == me]
 
     def clone(self) -> "Game":
-        return Game(self.ruleset, _copy(self.state))
+        return Game(self.ruleset, _copy(self.state), self.lang)
 
     def digest(self) -> str:
         """A hash of everything that decides the game's future (not the log)."""
@@ -224,7 +239,7 @@ class Game:
                            "mods": self.ruleset.mods, "state": self.state})
 
     @classmethod
-    def from_json(cls, text: str, ruleset=None) -> "Game":
+    def from_json(cls, text: str, ruleset=None, lang: str | None = None) -> "Game":
         """Load a saved game; the ruleset is loaded by name unless given."""
         try:
             data = json.loads(text)
@@ -253,7 +268,7 @@ class Game:
         state = data.get("state")
         if not isinstance(state, dict) or not {"ent", "stack", "pending", "rng"} <= set(state):
             raise SaveFileError("the saved game has no usable state")
-        return cls(ruleset, state)
+        return cls(ruleset, state, lang)
 
     def view(self, player: int) -> dict:
         """What one player may see (for a table or a bot that must not cheat).
