@@ -15,6 +15,9 @@ from ..dsl.errors import RuleRuntimeError
 from . import rng
 
 _LOOPS = (g.For, g.While, g.Repeat)
+# Frames a run may step through without reaching a decision before it is taken for a rules
+# loop that never ends (a real game needs a few thousand between decisions at most).
+STEP_BUDGET = 5_000_000
 
 
 def _own(value: Any) -> Any:
@@ -109,8 +112,13 @@ class Machine:
         """Run until a choice is pending or the program ends."""
         state, stack, nodes = self.state, self.state["stack"], self.nodes
         stmt: g.Stmt | None = None
+        budget = STEP_BUDGET
         try:
             while stack and state["pending"] is None:
+                budget -= 1
+                if not budget:
+                    raise ValueError(f"the rules ran {STEP_BUDGET} steps without a decision or an end "
+                                     "(a loop that never ends?)")
                 frame = stack[-1]
                 node = nodes[frame[0]]
                 kind = type(node)
