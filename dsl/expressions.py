@@ -203,17 +203,17 @@ class ExpressionCompiler:
         return lambda rt, env: then(rt, env) if test(rt, env) else other(rt, env)
 
     def e_or_expr(self, tree: Tree, scope: Scope) -> g.Expr:
-        parts = [self.expr(c, scope) for c in tree.children]
-        result = parts[-1]
-        for part in reversed(parts[:-1]):
-            result = (lambda a, b: lambda rt, env: a(rt, env) or b(rt, env))(part, result)
-        return lambda rt, env: bool(result(rt, env))
+        return self._connective(tree, scope, lambda a, b: lambda rt, env: a(rt, env) or b(rt, env))
 
     def e_and_expr(self, tree: Tree, scope: Scope) -> g.Expr:
+        return self._connective(tree, scope, lambda a, b: lambda rt, env: a(rt, env) and b(rt, env))
+
+    def _connective(self, tree: Tree, scope: Scope, join: Any) -> g.Expr:
+        """a or b or c / a and b and c, short-circuiting, as nested closures."""
         parts = [self.expr(c, scope) for c in tree.children]
         result = parts[-1]
         for part in reversed(parts[:-1]):
-            result = (lambda a, b: lambda rt, env: a(rt, env) and b(rt, env))(part, result)
+            result = join(part, result)
         return lambda rt, env: bool(result(rt, env))
 
     def e_comparison(self, tree: Tree, scope: Scope) -> g.Expr:
