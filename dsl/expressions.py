@@ -227,9 +227,10 @@ class ExpressionCompiler:
                 for op, operand in zip(tree.children[1::2], tree.children[2::2])]
         if len(rest) == 1:
             fn, second = rest[0]
-            constant = _constant(tree.children[2])
+            constant = self._constant_of(tree.children[2], scope)
             if constant is not _NO:
-                return lambda rt, env: fn(first(rt, env), constant)
+                fused = self._fused_comparison(tree.children[0], fn, constant, scope)
+                return fused or (lambda rt, env: fn(first(rt, env), constant))
             return lambda rt, env: fn(first(rt, env), second(rt, env))
 
         def chain(rt, env):
@@ -238,6 +239,32 @@ class ExpressionCompiler:
                 value = fn(value, operand(rt, env))
             return value
         return chain
+
+    def _constant_of(self, tree: Any, scope: Scope) -> Any:
+        """The value of a literal or of a constant name (not shadowed by a local), else _NO."""
+        if isinstance(tree, Tree) and tree.data == "name":
+            name = str(tree.children[0])
+            if name not in scope.names and name in self.constants:
+                value = self.constants[name]
+                return value if value is None or isinstance(value, (str, int, bool)) else _NO
+            return _NO
+        return _constant(tree)
+
+    def _fused_comparison(self, left: Any, fn: Any, constant: Any, scope: Scope) -> g.Expr | None:
+        """`x.attr OP constant` with x a local name, as one closure (the hottest shape)."""
+        if not (isinstance(left, Tree) and left.data == "attr" and isinstance(left.children[0], Tree)
+                and left.children[0].data == "name" and str(left.children[0].children[0]) in scope.names):
+            return None
+        local, attr = str(left.children[0].children[0]), str(left.children[1])
+
+        def compare(rt, env):
+            entity = env[local]
+            try:
+                value = rt.ent[entity][attr]
+            except (KeyError, TypeError):
+                value = rt.get_attr(entity, attr)  # says what is wrong
+            return fn(value, constant)
+        return compare
 
     # ---- checks ---------------------------------------------------------------------
 
