@@ -55,15 +55,16 @@ class Compiler(ExpressionCompiler):
             return None
         return handler(tree, scope)
 
-    def _simple(self, tree: Tree, scope: Scope, run: Callable[[Any, dict], None]) -> g.Simple:
-        return self._add(g.Simple(scope.span(tree), run, tree.data))
+    def _simple(self, tree: Tree, scope: Scope, run: Callable[[Any, dict], None],
+                changes: bool = True) -> g.Simple:
+        return self._add(g.Simple(scope.span(tree), run, tree.data, changes))
 
     def s_let_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
         name, value = str(tree.children[0]), self.expr(tree.children[1], scope)
 
         def run(rt, env):
             env[name] = _own(value(rt, env))
-        return self._simple(tree, scope, run)
+        return self._simple(tree, scope, run, changes=False)
 
     def s_assign_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
         setter = self.target(tree.children[0], scope)
@@ -71,7 +72,7 @@ class Compiler(ExpressionCompiler):
 
         def run(rt, env):
             setter(rt, env, _own(value(rt, env)))
-        return self._simple(tree, scope, run)
+        return self._simple(tree, scope, run, changes=not _local_place(tree.children[0]))
 
     def s_aug_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
         target, op, value = tree.children
@@ -84,7 +85,7 @@ class Compiler(ExpressionCompiler):
 
         def run(rt, env):
             setter(rt, env, fn(getter(rt, env), value(rt, env)))
-        return self._simple(tree, scope, run)
+        return self._simple(tree, scope, run, changes=not _local_place(target))
 
     def s_choose_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
         children = list(tree.children)
@@ -114,12 +115,13 @@ class Compiler(ExpressionCompiler):
 
         def run(rt, env):
             env[name] = rt.draw(source(rt, env))
-        return self._simple(tree, scope, run)
+        return self._simple(tree, scope, run, changes=not _local_place(tree.children[1]))
 
     def s_shuffle_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
         self._note_write(tree.children[0])
         source = self.expr(_target_as_expr(tree.children[0]), scope)
-        return self._simple(tree, scope, lambda rt, env: rt.shuffle(source(rt, env)))
+        return self._simple(tree, scope, lambda rt, env: rt.shuffle(source(rt, env)),
+                            changes=not _local_place(tree.children[0]))
 
     def s_call_stmt(self, tree: Tree, scope: Scope) -> g.Stmt | None:
         name, args_tree = tree.children
@@ -147,7 +149,8 @@ class Compiler(ExpressionCompiler):
 
         def run(rt, env):
             fn(rt, *[a(rt, env) for a in compiled])
-        return self._simple(tree, scope, run)
+        local_only = (builtin.target and args and _local_place(args[0])) or name in ("log", "log_to")
+        return self._simple(tree, scope, run, changes=not local_only)
 
     def s_emit_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
         name, args_tree = tree.children
@@ -260,6 +263,13 @@ def _bound_names(stmts: list) -> set[str]:
                          "elif_clause", "else_clause"):
             names |= _bound_names(tree.children)
     return names
+
+
+def _local_place(tree: Tree) -> bool:
+    """A place inside a local name (x, x[i]): changing it changes no game state."""
+    while isinstance(tree, Tree) and tree.data in ("index", "target_index"):
+        tree = tree.children[0]
+    return isinstance(tree, Tree) and tree.data in ("name", "target_name")
 
 
 def _target_as_expr(tree: Tree) -> Tree:

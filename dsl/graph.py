@@ -27,6 +27,7 @@ class Simple(Stmt):
 
     run: Callable[[Any, dict], None] = None  # type: ignore[assignment]
     text: str = ""
+    changes: bool = True  # may change the state (not just local names or the log)
 
 
 @dataclass(slots=True, eq=False)

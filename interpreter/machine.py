@@ -129,7 +129,7 @@ class Machine:
                         frame[1] += 1
                         if type(stmt) is g.Simple:
                             stmt.run(self, env)
-                            if self.memo:
+                            if stmt.changes and self.memo:
                                 self.memo.clear()
                         elif self._enter(stmt, frame, env):
                             break
