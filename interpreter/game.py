@@ -151,8 +151,9 @@ class Game:
         pending = self.state["pending"]
         if pending is None:
             return []
-        if pending["labels"]:
-            actions = [Action(v, l) for v, l in zip(pending["options"], pending["labels"])]
+        labels = self._machine.option_labels()
+        if labels is not None:
+            actions = [Action(v, l) for v, l in zip(pending["options"], labels)]
         else:
             describe = self._machine.label
             actions = [Action(v, None, describe) for v in pending["options"]]
@@ -288,7 +289,6 @@ class Game:
         pending = state.get("pending")
         if pending is not None and self.player_of(pending["actor"]) != player:
             pending["options"] = ["?"] * len(pending["options"])
-            pending["labels"] = None
         return state
 
     def _hide(self, record: dict, me: str, constants: dict) -> None:

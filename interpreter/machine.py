@@ -246,19 +246,31 @@ class Machine:
             env[stmt.var] = options[0] if options else None
             return False
         actor = stmt.actor(self, env)
-        labels = None
-        if stmt.label is not None:
-            saved = env.get(stmt.var)
-            labels = []
-            for option in options:
-                env[stmt.var] = option
-                labels.append(str(stmt.label(self, env)))
-            env[stmt.var] = saved
         prompt = str(stmt.prompt(self, env)) if stmt.prompt is not None else ""
         self.state["pending"] = {"actor": actor, "prompt": prompt, "options": options,
-                                 "labels": labels, "optional": stmt.optional, "var": stmt.var,
-                                 "node": stmt.id}
+                                 "optional": stmt.optional, "var": stmt.var, "node": stmt.id}
         return True
+
+    def option_labels(self) -> list[str] | None:
+        """The pending choice's `showing` labels, computed now (so they follow the language
+        and are never part of the state), or None if it has none."""
+        pending = self.state["pending"]
+        node = self.nodes[pending["node"]]
+        if node.label is None:
+            return None
+        stack = self.state["stack"]
+        env = stack[stack[-1][3]][2]
+        var = pending["var"]
+        saved, had = env.get(var), var in env
+        labels = []
+        for option in pending["options"]:
+            env[var] = option
+            labels.append(str(node.label(self, env)))
+        if had:
+            env[var] = saved
+        else:
+            env.pop(var, None)
+        return labels
 
     def resolve(self, value: Any) -> None:
         """Bind the pending choice and go on."""

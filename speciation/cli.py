@@ -11,6 +11,7 @@ import argparse
 import json
 import re
 import sys
+import unicodedata
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -62,6 +63,15 @@ def _player_count(ruleset: Ruleset, players: int | None) -> int | None:
     return count
 
 
+def _language_ok(ruleset: Ruleset, lang: str | None) -> bool:
+    """True if *lang* is None or a language the ruleset has names in; else say so."""
+    if lang is None or lang in ruleset.labels:
+        return True
+    known = ", ".join(sorted(ruleset.labels)) or "none"
+    _err(f"error: ruleset '{ruleset.name}' has no names in language '{lang}' (it has: {known})")
+    return False
+
+
 # ---- check -------------------------------------------------------------------------
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -85,6 +95,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     ruleset = _load(args.ruleset, args.variant, args.mod)
     if ruleset is None:
         return 1
+    if not _language_ok(ruleset, args.lang):
+        return 2
     players = _player_count(ruleset, args.players)
     if players is None:
         return 2
@@ -95,7 +107,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         return 2
     game = None
     try:
-        game = Game.new(ruleset, players, args.seed)
+        game = Game.new(ruleset, players, args.seed, lang=args.lang)
         play_game(game, agents, on_log=None if args.quiet else print)
     except QuitGame:
         print("game stopped")
@@ -141,11 +153,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     ruleset = _load(args.ruleset, args.variant, args.mod)
     if ruleset is None:
         return 1
+    if not _language_ok(ruleset, args.lang):
+        return 2
     players = _player_count(ruleset, args.players)
     if players is None:
         return 2
     summary = simulate(ruleset, args.games, players, args.seed, progress=not args.no_progress,
-                       max_actions=args.max_actions)
+                       max_actions=args.max_actions, lang=args.lang)
     print(summary.format())
     if args.json:
         Path(args.json).write_text(json.dumps(summary.to_dict(), indent=1), encoding="utf-8")
@@ -179,11 +193,13 @@ def cmd_list(args: argparse.Namespace) -> int:
     ruleset = _load(args.ruleset, args.variant, args.mod)
     if ruleset is None:
         return 1
+    if not _language_ok(ruleset, args.lang):
+        return 2
     sections = [args.what] if args.what else list(LIST_SECTIONS)
-    makers: dict[str, Callable[[Ruleset, str], list[str]]] = {
+    makers: dict[str, Callable[[Ruleset, argparse.Namespace], list[str]]] = {
         "cards": _card_lines, "actions": _action_lines, "variants": _variant_lines}
     for number, section in enumerate(sections):
-        lines = makers[section](ruleset, args.ruleset)
+        lines = makers[section](ruleset, args)
         if len(sections) > 1:
             print(("\n" if number else "") + f"{section} ({len(lines)}):")
             lines = ["  " + line for line in lines]
@@ -200,16 +216,34 @@ def _table(rows: list[list[str]]) -> list[str]:
     return ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
 
 
-def _card_lines(ruleset: Ruleset, name: str) -> list[str]:
+def _card_lines(ruleset: Ruleset, args: argparse.Namespace) -> list[str]:
+    """Every card of every deck (e.g. Marine's evolution and trait cards), deck by deck in
+    the order the decks first appear, by name within a deck. With ``--lang``, the name in
+    that language, followed by the rule files' name in brackets when the two differ."""
+    names = ruleset.labels.get(args.lang, {}) if args.lang else {}
+    decks: list[str] = []
+    for card in ruleset.cards.values():
+        if card.deck not in decks:
+            decks.append(card.deck)
     rows = []
     for card in ruleset.cards.values():
+        shown = names.get(card.id, card.name)
+        if shown != card.name:
+            shown = f"{shown} ({card.name})"
         provenance = card.provenance or {}
         sources = "; ".join(str(s) for s in provenance.get("sources", []))
-        rows.append([card.name, card.deck, str(provenance.get("confidence", "?")), sources])
-    return _table(rows)
+        rows.append((decks.index(card.deck), _sort_key(shown),
+                     [shown, card.deck, str(provenance.get("confidence", "?")), sources]))
+    return _table([row for *_, row in sorted(rows, key=lambda r: (r[0], r[1]))])
 
 
-def _action_lines(ruleset: Ruleset, name: str) -> list[str]:
+def _sort_key(text: str) -> str:
+    """Alphabetical order that puts accented letters (ł, ś, ż, ...) beside their base letter."""
+    plain = unicodedata.normalize("NFKD", text.casefold().replace("ł", "l"))
+    return "".join(c for c in plain if not unicodedata.combining(c)) + "\0" + text
+
+
+def _action_lines(ruleset: Ruleset, args: argparse.Namespace) -> list[str]:
     rows = []
     for macro in ruleset.macros.values():
         if macro.name.startswith("action_"):
@@ -236,9 +270,9 @@ def macro_doc(ruleset: Ruleset, macro) -> str:
     return first.lstrip("#").strip() if first.startswith("#") else ""
 
 
-def _variant_lines(ruleset: Ruleset, name: str) -> list[str]:
+def _variant_lines(ruleset: Ruleset, args: argparse.Namespace) -> list[str]:
     rows = []
-    for variant, path in variant_files(find_ruleset(name)).items():
+    for variant, path in variant_files(find_ruleset(args.ruleset)).items():
         try:
             document, _ = load_file(str(path))
             title = str(document.get("title", "")) if isinstance(document, dict) else ""
@@ -255,6 +289,11 @@ def _ruleset_options(parser: argparse.ArgumentParser) -> None:
                         help="load the ruleset with this variant (repeatable)")
     parser.add_argument("--mod", action="append", default=[], metavar="PATH",
                         help="apply this mod file or folder (repeatable)")
+
+
+def _lang_option(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument("--lang", metavar="LANG",
+                        help=f"show {what} in this language (a language of the ruleset's labels, e.g. pl)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -280,6 +319,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="comma list, one per player (or one for all): random, human")
     play.add_argument("--quiet", action="store_true", help="print only the result, not the log")
     play.add_argument("--save", metavar="FILE", help="write the finished game as JSON")
+    _lang_option(play, "names in the log, prompts and options")
     play.set_defaults(handler=cmd_play)
 
     sim = commands.add_parser("simulate", help="play many games with random agents")
@@ -293,6 +333,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--max-actions", type=_positive, default=MAX_ACTIONS, metavar="N",
                      help=f"a game longer than this fails (default {MAX_ACTIONS})")
     sim.add_argument("--no-progress", action="store_true", help="no progress bar")
+    _lang_option(sim, "names (winner labels)")
     sim.set_defaults(handler=cmd_simulate)
 
     scen = commands.add_parser("scenario", help="run scenario files")
@@ -304,6 +345,7 @@ def build_parser() -> argparse.ArgumentParser:
     lister.add_argument("ruleset", metavar="RULESET", help="ruleset folder or builtin name")
     lister.add_argument("what", nargs="?", choices=LIST_SECTIONS, help="what to list (default: everything)")
     _ruleset_options(lister)
+    _lang_option(lister, "card names")
     lister.set_defaults(handler=cmd_list)
     return parser
 

@@ -107,14 +107,14 @@ class Summary:
 
 
 def play_random_game(ruleset, players: int, seed: int, index: int = 0,
-                     max_actions: int = MAX_ACTIONS) -> GameResult:
+                     max_actions: int = MAX_ACTIONS, lang: str | None = None) -> GameResult:
     """Play one game with random agents (game and agents seeded with *seed*); a game
     longer than *max_actions* fails."""
     started = time.perf_counter()
     result = GameResult(index, seed, completed=False)
     game = None
     try:
-        game = Game.new(ruleset, players, seed)
+        game = Game.new(ruleset, players, seed, lang=lang)
         play_game(game, [RandomAgent(seed, seat) for seat in range(players)], max_actions=max_actions)
         _finish(game, result)
     except Exception as exc:  # any failure is reported with its seed, never fatal
@@ -134,8 +134,8 @@ def _finish(game: Game, result: GameResult) -> None:
         result.turns = game.evaluate("turn_count")
     if "winner_label" in functions:
         result.winner_label = str(game.evaluate("winner_label"))
-    elif result.winner is not None:
-        result.winner_label = f"Player {result.winner + 1}"
+    elif result.winner is not None:  # the seat's name ("Player 2"), in the game's language
+        result.winner_label = game.label(game.state["players"][result.winner])
     result.completed = True
 
 
@@ -146,12 +146,13 @@ def _describe(exc: BaseException) -> str:
 
 
 def simulate(ruleset, games: int, players: int | None = None, seed: int = 0,
-             progress: bool = False, max_actions: int = MAX_ACTIONS) -> Summary:
-    """Play *games* random games; game i uses seed ``seed + i``."""
+             progress: bool = False, max_actions: int = MAX_ACTIONS, lang: str | None = None) -> Summary:
+    """Play *games* random games; game i uses seed ``seed + i``. *lang*: the language of
+    names (winner labels), as in ``Game.new``."""
     count = players if players is not None else ruleset.min_players
     started = time.perf_counter()
     indices = tqdm(range(games), file=sys.stderr, unit="game", disable=not progress,
                    desc=f"{ruleset.name} x{count}")
-    results = [play_random_game(ruleset, count, seed + i, i, max_actions) for i in indices]
+    results = [play_random_game(ruleset, count, seed + i, i, max_actions, lang) for i in indices]
     return Summary(ruleset.name, ruleset.version, count, list(ruleset.variants), seed, results,
                    time.perf_counter() - started)

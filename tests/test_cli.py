@@ -252,3 +252,77 @@ def test_simulate_max_actions_fails_long_games(capsys):
     assert code == 1
     assert "games completed: 0 of 2" in out
     assert "error in game 1 (seed 0): GameTooLong: the game did not end within 3 actions" in out
+
+
+# ---- languages (--lang) -------------------------------------------------------------------
+
+def test_play_in_another_language_changes_only_the_names(capsys):
+    code, out, err = run(capsys, "play", TOY, "--quiet", "--seed", "4", "--players", "3", "--lang", "pl")
+    assert code == 0 and err == ""
+    english = run(capsys, "play", TOY, "--quiet", "--seed", "4", "--players", "3")[1]
+    assert out == english.replace("Player ", "Gracz ")
+
+
+def test_play_log_in_another_language(capsys):
+    code, out, _ = run(capsys, "play", TOY, "--seed", "9", "--lang", "pl")
+    assert code == 0
+    assert "  Gracz 1: how many →" in out and re.search(r"^Gracz \d drew litera [ABC]$", out, re.M)
+    assert "Player" not in out
+
+
+def test_simulate_in_another_language(capsys):
+    code, out, _ = run(capsys, "simulate", TOY, "--games", "4", "--no-progress", "--lang", "pl")
+    assert code == 0
+    assert re.search(r"^  Gracz \d: \d+ ", out, re.M) and "Player" not in out
+
+
+def test_list_cards_in_another_language(capsys):
+    code, out, _ = run(capsys, "list", TOY, "cards", "--lang", "pl")
+    assert code == 0
+    assert re.fullmatch(r"Gratka \(Windfall\)\s+events\s+reconstructed\s+toy rulebook p\. 1; designer notes\n", out)
+
+
+@pytest.mark.parametrize("command", [["play"], ["simulate", "--games", "1"], ["list"]])
+def test_an_unknown_language_is_a_usage_error(capsys, command):
+    code, out, err = run(capsys, command[0], TOY, *command[1:], "--lang", "de")
+    assert code == 2 and out == ""
+    assert "error: ruleset 'toy' has no names in language 'de' (it has: pl)" in err
+
+
+def _card_rows(out: str) -> list[list[str]]:
+    return [re.split(r"\s{2,}", line) for line in out.splitlines()]
+
+
+def test_list_marine_cards_shows_both_decks(capsys):
+    ruleset = load_ruleset("marine")
+    code, out, _ = run(capsys, "list", "marine", "cards")
+    assert code == 0
+    rows = _card_rows(out)
+    decks = [row[1] for row in rows]
+    assert decks == ["evolution"] * 35 + ["trait"] * 18  # deck by deck (GF-B.0: 35 + 18)
+    assert sorted(row[0] for row in rows) == sorted(card.name for card in ruleset.cards.values())
+    by_name = {card.name: card for card in ruleset.cards.values()}
+    for name, deck, confidence, *sources in rows:
+        assert by_name[name].deck == deck and by_name[name].provenance["confidence"] == confidence
+        assert sources and sources[0].startswith(by_name[name].provenance["sources"][0])
+
+
+def test_list_marine_cards_in_polish(capsys):
+    code, out, _ = run(capsys, "list", "marine", "cards", "--lang", "pl")
+    assert code == 0
+    names = [row[0] for row in _card_rows(out)]
+    assert len(names) == 53
+    assert "Asteroida (Asteroid)" in names and "Drapieżniki stadne (Pack Hunters)" in names
+    assert "Różnorodność biologiczna (Biodiversity)" in names  # an adopted original card
+    assert all(re.fullmatch(r".+ \(.+\)", name) for name in names)  # every card has a Polish name
+
+
+def test_play_marine_in_polish(capsys):
+    code, out, err = run(capsys, "play", "marine", "--lang", "pl", "--quiet", "--players", "2", "--seed", "1")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0] == "final scores:"
+    assert lines[1].startswith("  Gracz 1: ") and lines[2].startswith("  Gracz 2: ")
+    assert re.fullmatch(r"winner: Gracz [12] \((Gady|Głowonogi|Ryby|Skorupiaki)\)", lines[3])
+    english = run(capsys, "play", "marine", "--quiet", "--players", "2", "--seed", "1")[1].splitlines()
+    assert [line.split(": ")[-1] for line in english[1:3]] == [line.split(": ")[-1] for line in lines[1:3]]
