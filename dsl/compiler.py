@@ -49,6 +49,7 @@ class Compiler(ExpressionCompiler):
         return self.block(tree.children, scope, scope.span(tree))
 
     def stmt(self, tree: Tree, scope: Scope) -> g.Stmt | None:
+        self.statement_writes = set()
         handler = getattr(self, "s_" + tree.data, None)
         if handler is None:  # pragma: no cover - grammar and compiler out of step
             self.error(f"unsupported statement '{tree.data}'", scope.span(tree))
@@ -57,7 +58,8 @@ class Compiler(ExpressionCompiler):
 
     def _simple(self, tree: Tree, scope: Scope, run: Callable[[Any, dict], None],
                 changes: bool = True) -> g.Simple:
-        return self._add(g.Simple(scope.span(tree), run, tree.data, changes))
+        writes = frozenset(self.statement_writes) if changes else frozenset()
+        return self._add(g.Simple(scope.span(tree), run, tree.data, changes, writes))
 
     def s_let_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
         name, value = str(tree.children[0]), self.expr(tree.children[1], scope)
@@ -231,12 +233,6 @@ class Compiler(ExpressionCompiler):
             box[k] = value
         return set_index
 
-    def _note_write(self, tree: Tree) -> None:
-        """Remember which attribute a place (x.a, x.a[k], target forms too) belongs to."""
-        while isinstance(tree, Tree) and tree.data in ("index", "target_index"):
-            tree = tree.children[0]
-        if isinstance(tree, Tree) and tree.data in ("attr", "target_attr"):
-            self.written.add(str(tree.children[1]))
 
 
 def compile_expression_text(compiler: Compiler, text: str, origin: Span, params: Iterable[str]) -> g.Expr:

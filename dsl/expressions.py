@@ -44,6 +44,7 @@ class ExpressionCompiler:
         self.written: set[str] = set()       # attributes some statement changes
         self.reads: set[str] | None = None   # attributes read by the function being compiled
         self.calls: set[str] | None = None   # rule functions it calls
+        self.statement_writes: set[str] = set()  # attributes the statement being compiled changes
         self.functions: dict[str, g.Function] = {}
         self.macro_params: dict[str, list[str]] = {}
         self.errors: list[Any] = []
@@ -274,6 +275,7 @@ class ExpressionCompiler:
             tree = tree.children[0]
         if isinstance(tree, Tree) and tree.data in ("attr", "target_attr"):
             self.written.add(str(tree.children[1]))
+            self.statement_writes.add(str(tree.children[1]))
 
     def _check_attr(self, attr: str, span: Span) -> None:
         if attr not in self.attributes:

@@ -28,6 +28,8 @@ class Simple(Stmt):
     run: Callable[[Any, dict], None] = None  # type: ignore[assignment]
     text: str = ""
     changes: bool = True  # may change the state (not just local names or the log)
+    writes: frozenset = frozenset()  # the attributes it may change
+    invalidates: tuple = ()  # rule functions whose remembered values it may make stale
 
 
 @dataclass(slots=True, eq=False)

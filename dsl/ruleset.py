@@ -71,6 +71,7 @@ class Ruleset:
         before = len(self.compiler.errors)
         result = build(self.compiler)
         mark_static(self.functions, self.compiler.written, {})
+        link_invalidation(self.functions, self.compiler.nodes)
         errors = self.compiler.errors[before:]
         del self.compiler.errors[before:]
         if errors:
@@ -133,6 +134,7 @@ class _Builder(Definitions):
         for function in functions.values():
             function.call = _caller(function, modifiers.get(function.name, []))
         mark_static(functions, compiler.written, modifiers)
+        link_invalidation(functions, compiler.nodes)
         self.check_events(compiler, triggers)
         for error in compiler.errors:
             self.errors.append(error)
@@ -238,11 +240,13 @@ class _Builder(Definitions):
                                did_you_mean(name, functions))
                 continue
             params = functions[name].params + ["self", "base"]
+            compiler.reads, compiler.calls = functions[name].reads, functions[name].calls
             active = self._activity(compiler, owner, decks)
             if "while" in node:
                 extra = compile_expression_text(compiler, node["while"], node.where("while"), params)
                 active = extra if active is None else (lambda a, b: lambda rt, env: a(rt, env) and b(rt, env))(active, extra)
             value = compile_expression_text(compiler, node["value"], node.where("value"), params)
+            compiler.reads = compiler.calls = None
             out.setdefault(name, []).append(g.Modifier(name, owner, active, value, node.span))
         return out
 
@@ -281,6 +285,24 @@ def mark_static(functions: dict[str, g.Function], written: set[str], modifiers: 
                 function.static, changed = False, True
 
 
+def link_invalidation(functions: dict[str, g.Function], nodes: list[g.Stmt]) -> None:
+    """Tell each statement which rule functions' remembered values it can make stale: those
+    that read (themselves, through functions they call, or through their modifiers) an
+    attribute the statement writes."""
+    reads = {name: set(f.reads) for name, f in functions.items()}
+    changed = True
+    while changed:
+        changed = False
+        for name, function in functions.items():
+            for callee in function.calls:
+                if not reads[callee] <= reads[name]:
+                    reads[name] |= reads[callee]
+                    changed = True
+    for node in nodes:
+        if isinstance(node, g.Simple) and node.writes:
+            node.invalidates = tuple(n for n, r in reads.items() if r & node.writes and not functions[n].static)
+
+
 def _caller(function: g.Function, modifiers: list[g.Modifier]):
     """The call of a rule function: memoised until the state next changes.
 
@@ -302,11 +324,14 @@ def _caller(function: g.Function, modifiers: list[g.Modifier]):
 
     def call(rt, args):
         memo = rt.static_memo if function.static else rt.memo
+        table = memo.get(name)
+        if table is None:
+            table = memo[name] = {}
         try:
-            key = (name, *args)
-            return memo[key]
+            key = tuple(args)
+            return table[key]
         except KeyError:
-            value = memo[key] = evaluate(rt, args)
+            value = table[key] = evaluate(rt, args)
             return value
         except TypeError:  # an argument that cannot be a key (a list): no memo
             return evaluate(rt, args)

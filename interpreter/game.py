@@ -172,6 +172,7 @@ class Game:
             raise IllegalActionError(
                 f"{self._machine.label(value)!r} is not a legal choice for "
                 f"'{pending['prompt'] or pending['var']}' now; legal: {shown}")
+        self._machine.memo.clear()  # the state may have been edited from outside since the last step
         actor = self._machine.label(pending["actor"])
         choice = self._machine.label(value) if value is not None else "passes"
         self.state["log"].append(f"  {actor}: {pending['prompt'] or pending['var']} → {choice}")

@@ -36,7 +36,7 @@ class Machine:
         self.state = state
         self.ent = state["ent"]
         self.nodes = ruleset.nodes
-        self.memo: dict = {}  # rule-function results, valid until the state changes
+        self.memo: dict = {}  # rule-function results by name, until a statement makes them stale
         self.static_memo: dict = {}  # results of static functions, valid all game
         self.names: dict[str, str] = {}  # display names in the chosen language
 
@@ -129,8 +129,11 @@ class Machine:
                         frame[1] += 1
                         if type(stmt) is g.Simple:
                             stmt.run(self, env)
-                            if stmt.changes and self.memo:
-                                self.memo.clear()
+                            if stmt.invalidates:
+                                memo = self.memo
+                                for name in stmt.invalidates:
+                                    if name in memo:
+                                        del memo[name]
                         elif self._enter(stmt, frame, env):
                             break
                     else:
@@ -276,7 +279,6 @@ class Machine:
         """Bind the pending choice and go on."""
         pending = self.state["pending"]
         stack = self.state["stack"]
-        self.memo.clear()
         env = stack[stack[-1][3]][2]
         env[pending["var"]] = value
         self.state["pending"] = None
