@@ -217,8 +217,16 @@ class Game:
     @property
     def log(self) -> list[str]:
         """Every log line (an omniscient view); private lines say whom they are for."""
+        return self.log_since(0)
+
+    def log_since(self, start: int) -> list[str]:
+        """The log lines from number *start* on (cheap for following a game as it goes)."""
         return [line if isinstance(line, str) else f"[to {self.label(line[0])}] {line[1]}"
-                for line in self.state["log"]]
+                for line in self.state["log"][start:]]
+
+    @property
+    def log_size(self) -> int:
+        return len(self.state["log"])
 
     def log_for(self, player: int) -> list[str]:
         """The log lines one player may read."""

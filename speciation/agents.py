@@ -89,7 +89,7 @@ def play_game(game: Game, agents: Sequence[Agent], on_log: Callable[[str], None]
 
     *on_log* receives every new log line, before each decision and at the end.
     Rule errors (:class:`RuleRuntimeError`) and :class:`QuitGame` propagate."""
-    shown = len(game.log)
+    shown = game.log_size
     taken = 0
     while not game.is_over:
         shown = _flush(game, on_log, shown)
@@ -103,8 +103,7 @@ def play_game(game: Game, agents: Sequence[Agent], on_log: Callable[[str], None]
 
 def _flush(game: Game, on_log: Callable[[str], None] | None, shown: int) -> int:
     """Send the log lines from *shown* on; returns the new count."""
-    log = game.log
     if on_log is not None:
-        for line in log[shown:]:
+        for line in game.log_since(shown):
             on_log(line)
-    return len(log)
+    return game.log_size
