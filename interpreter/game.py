@@ -151,12 +151,8 @@ class Game:
         pending = self.state["pending"]
         if pending is None:
             return []
-        labels = self._machine.option_labels()
-        if labels is not None:
-            actions = [Action(v, l) for v, l in zip(pending["options"], labels)]
-        else:
-            describe = self._machine.label
-            actions = [Action(v, None, describe) for v in pending["options"]]
+        describe = self._machine.option_describer()
+        actions = [Action(v, None, describe) for v in pending["options"]]
         if pending["optional"]:
             actions.append(Action(None, PASS_LABEL))
         return actions
@@ -172,7 +168,6 @@ class Game:
             raise IllegalActionError(
                 f"{self._machine.label(value)!r} is not a legal choice for "
                 f"'{pending['prompt'] or pending['var']}' now; legal: {shown}")
-        self._machine.memo.clear()  # the state may have been edited from outside since the last step
         actor = self._machine.label(pending["actor"])
         choice = self._machine.label(value) if value is not None else "passes"
         self.state["log"].append(f"  {actor}: {pending['prompt'] or pending['var']} → {choice}")
@@ -233,6 +228,12 @@ class Game:
         me = self.state["players"][player]
         return [line if isinstance(line, str) else line[1] for line in self.state["log"]
                 if isinstance(line, str) or line[0] == me]
+
+    def state_edited(self) -> None:
+        """Call after changing ``game.state`` by hand (not through the rules): the game
+        forgets the rule-function values it remembers."""
+        self._machine.memo.clear()
+        self._machine.static_memo.clear()
 
     def clone(self) -> "Game":
         return Game(self.ruleset, _copy(self.state), self.lang)

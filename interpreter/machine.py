@@ -254,26 +254,22 @@ class Machine:
                                  "optional": stmt.optional, "var": stmt.var, "node": stmt.id}
         return True
 
-    def option_labels(self) -> list[str] | None:
-        """The pending choice's `showing` labels, computed now (so they follow the language
-        and are never part of the state), or None if it has none."""
+    def option_describer(self):
+        """A function giving the display label of one option of the pending choice: its
+        `showing` expression if it has one (computed when asked, so labels follow the
+        language and are never part of the state), else the option's own label."""
         pending = self.state["pending"]
         node = self.nodes[pending["node"]]
         if node.label is None:
-            return None
+            return self.label
         stack = self.state["stack"]
-        env = stack[stack[-1][3]][2]
-        var = pending["var"]
-        saved, had = env.get(var), var in env
-        labels = []
-        for option in pending["options"]:
+        env = dict(stack[stack[-1][3]][2])
+        var, expr = pending["var"], node.label
+
+        def describe(option: Any) -> str:
             env[var] = option
-            labels.append(str(node.label(self, env)))
-        if had:
-            env[var] = saved
-        else:
-            env.pop(var, None)
-        return labels
+            return str(expr(self, env))
+        return describe
 
     def resolve(self, value: Any) -> None:
         """Bind the pending choice and go on."""
