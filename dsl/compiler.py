@@ -98,7 +98,9 @@ class Compiler(ExpressionCompiler):
         node = g.Choose(scope.span(tree), var=name, options=options, optional=optional)
         for opt in children[2:]:
             kind, value = opt.data, opt.children[-1]
-            if kind == "choose_by":
+            if kind == "choose_private":
+                node.private = True
+            elif kind == "choose_by":
                 node.actor = self.expr(value, scope)
             elif kind == "choose_prompt":
                 node.prompt = self.expr(value, scope)

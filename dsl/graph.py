@@ -71,6 +71,7 @@ class Choose(Stmt):
     optional: bool = False
     prompt: Expr | None = None
     label: Expr | None = None
+    private: bool = False  # only the chooser's player learns the choice (in the log too)
 
 
 @dataclass(slots=True, eq=False)

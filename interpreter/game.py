@@ -170,7 +170,12 @@ class Game:
                 f"'{pending['prompt'] or pending['var']}' now; legal: {shown}")
         actor = self._machine.label(pending["actor"])
         choice = self._machine.label(value) if value is not None else "passes"
-        self.state["log"].append(f"  {actor}: {pending['prompt'] or pending['var']} → {choice}")
+        line = f"  {actor}: {pending['prompt'] or pending['var']} → {choice}"
+        if pending.get("private"):  # a secret choice: only its player reads it
+            owner = self.state["players"][self.player_of(pending["actor"])]
+            self.state["log"].append([owner, line])
+        else:
+            self.state["log"].append(line)
         self._machine.resolve(value)
 
     @property

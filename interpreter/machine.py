@@ -251,7 +251,8 @@ class Machine:
         actor = stmt.actor(self, env)
         prompt = str(stmt.prompt(self, env)) if stmt.prompt is not None else ""
         self.state["pending"] = {"actor": actor, "prompt": prompt, "options": options,
-                                 "optional": stmt.optional, "var": stmt.var, "node": stmt.id}
+                                 "optional": stmt.optional, "var": stmt.var, "node": stmt.id,
+                                 "private": stmt.private}
         return True
 
     def option_describer(self):

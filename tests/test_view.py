@@ -49,3 +49,23 @@ def test_pending_options_of_another_player_are_hidden(tmp_path):
     assert game.view(0)["pending"]["options"] == ["b", "nothing"]
     assert game.view(1)["pending"]["options"] == ["?", "?"]
     assert game.log[0] == "[to Player 1] you drew b"
+
+
+def test_marine_trait_choices_stay_secret_until_revealed():
+    game = Game.new(load_ruleset("marine"), players=3, seed=2)
+    seen_by = {i: game.view(i) for i in range(3)}
+    first = game.current_player
+    dealt = game.state["ent"][game.current_actor]["trait_hand"]
+    assert len(dealt) == 3 and seen_by[first]["ent"][game.current_actor]["trait_hand"] == dealt
+    for other in (i for i in range(3) if i != first):
+        assert seen_by[other]["ent"][game.current_actor]["trait_hand"] == ["?", "?", "?"]
+        assert seen_by[other]["pending"]["options"] == ["?", "?", "?"]
+        assert not any(card in " ".join(seen_by[other]["log"]) for card in dealt)
+    kept = dealt[0]
+    game.apply(kept)  # the first animal keeps a trait; the others have not chosen yet
+    actor = [f for f, r in game.state["ent"].items() if r["kind"] == "faction" and kept in r["trait_kept"]][0]
+    for other in (i for i in range(3) if i != first):
+        view = game.view(other)
+        assert view["ent"][actor]["trait_kept"] == ["?"] and view["ent"][actor]["traits"] == []
+        assert not any(game.label(kept) in line for line in view["log"])
+    assert any(game.label(kept) in line for line in game.view(first)["log"])
