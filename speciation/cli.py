@@ -72,6 +72,17 @@ def _language_ok(ruleset: Ruleset, lang: str | None) -> bool:
     return False
 
 
+def _load_for(args: argparse.Namespace) -> Ruleset | int:
+    """The ruleset a command names (with its variants and mods), or the exit code if it
+    cannot be loaded (1) or lacks the asked language (2)."""
+    ruleset = _load(args.ruleset, args.variant, args.mod)
+    if ruleset is None:
+        return 1
+    if not _language_ok(ruleset, args.lang):
+        return 2
+    return ruleset
+
+
 # ---- check -------------------------------------------------------------------------
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -92,11 +103,9 @@ def cmd_check(args: argparse.Namespace) -> int:
 # ---- play --------------------------------------------------------------------------
 
 def cmd_play(args: argparse.Namespace) -> int:
-    ruleset = _load(args.ruleset, args.variant, args.mod)
-    if ruleset is None:
-        return 1
-    if not _language_ok(ruleset, args.lang):
-        return 2
+    ruleset = _load_for(args)
+    if isinstance(ruleset, int):
+        return ruleset
     players = _player_count(ruleset, args.players)
     if players is None:
         return 2
@@ -150,11 +159,9 @@ def _save(game: Game | None, path: str | None) -> None:
 # ---- simulate ----------------------------------------------------------------------
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    ruleset = _load(args.ruleset, args.variant, args.mod)
-    if ruleset is None:
-        return 1
-    if not _language_ok(ruleset, args.lang):
-        return 2
+    ruleset = _load_for(args)
+    if isinstance(ruleset, int):
+        return ruleset
     players = _player_count(ruleset, args.players)
     if players is None:
         return 2
@@ -190,11 +197,9 @@ def cmd_scenario(args: argparse.Namespace) -> int:
 # ---- list --------------------------------------------------------------------------
 
 def cmd_list(args: argparse.Namespace) -> int:
-    ruleset = _load(args.ruleset, args.variant, args.mod)
-    if ruleset is None:
-        return 1
-    if not _language_ok(ruleset, args.lang):
-        return 2
+    ruleset = _load_for(args)
+    if isinstance(ruleset, int):
+        return ruleset
     sections = [args.what] if args.what else list(LIST_SECTIONS)
     makers: dict[str, Callable[[Ruleset, argparse.Namespace], list[str]]] = {
         "cards": _card_lines, "actions": _action_lines, "variants": _variant_lines}

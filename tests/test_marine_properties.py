@@ -24,6 +24,8 @@ from hypothesis import strategies as st
 
 from speciation import Game, load_ruleset
 
+from random_play import check_round_trips, play_and_check
+
 MARINE = Path(__file__).resolve().parent.parent / "rulesets" / "marine"
 ELEMENTS = ("sun", "worms", "plankton", "gastropods", "sponges", "algae")
 TERRAINS = ("land", "kelp", "reef", "seamount", "seagrass", "sand", "ocean", "vent")
@@ -103,44 +105,15 @@ def check_invariants(game: Game) -> None:
             assert record["token"] is None or record["token"] in ELEMENTS
 
 
-def check_round_trips(game: Game, chooser: random.Random) -> None:
-    rules = game.ruleset
-    twin = game.clone()
-    assert twin.digest() == game.digest()
-    loaded = Game.from_json(game.to_json(), rules)
-    assert loaded.digest() == game.digest()
-    if not game.is_over:  # the copies go on exactly as the original would
-        action = chooser.choice(game.legal_actions()).value
-        for copy in (twin, loaded):
-            copy.apply(action)
-        original = game.clone()
-        original.apply(action)
-        assert twin.digest() == loaded.digest() == original.digest()
-
-
-def play_and_check(rules, players: int, seed: int, steps: int, every: int = 50) -> Game:
-    game = Game.new(rules, players=players, seed=seed)
-    chooser = random.Random(seed)
-    check_invariants(game)
-    for step in range(steps):
-        if game.is_over:
-            break
-        game.apply(chooser.choice(game.legal_actions()))
-        check_invariants(game)
-        if step % every == 0:
-            check_round_trips(game, chooser)
-    return game
-
-
 @settings(max_examples=10, deadline=None)
 @given(players=st.integers(2, 4), seed=st.integers(0, 2**32 - 1))
 def test_random_play_keeps_every_invariant(players, seed):
-    play_and_check(ruleset(), players, seed, steps=500)
+    play_and_check(ruleset(), players, seed, steps=500, check=check_invariants, every=50)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_a_whole_game_keeps_every_invariant(players):
-    game = play_and_check(ruleset(), players, seed=100 + players, steps=STEP_LIMIT, every=200)
+    game = play_and_check(ruleset(), players, seed=100 + players, steps=STEP_LIMIT, check=check_invariants, every=200)
     assert game.is_over
     check_round_trips(game, random.Random(0))
 
@@ -181,7 +154,7 @@ def test_variants_keep_every_invariant(seed, data):
     name = data.draw(st.sampled_from(variant_names() or [None]))
     rules = ruleset(name)
     players = data.draw(st.integers(rules.min_players, rules.max_players))
-    play_and_check(rules, players, seed, steps=400)
+    play_and_check(rules, players, seed, steps=400, check=check_invariants, every=50)
 
 
 @pytest.mark.parametrize("seed", [3, 11])

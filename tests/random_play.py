@@ -1,0 +1,38 @@
+"""Random legal play with an invariant check after every step, shared by the property tests."""
+from __future__ import annotations
+
+import random
+from typing import Callable
+
+from speciation import Game
+
+
+def check_round_trips(game: Game, chooser: random.Random) -> None:
+    """A clone and a save/load equal the original and go on exactly as it would."""
+    twin = game.clone()
+    assert twin.digest() == game.digest()
+    loaded = Game.from_json(game.to_json(), game.ruleset)
+    assert loaded.digest() == game.digest()
+    if not game.is_over:
+        action = chooser.choice(game.legal_actions()).value
+        original = game.clone()
+        for copy in (twin, loaded, original):
+            copy.apply(action)
+        assert twin.digest() == loaded.digest() == original.digest()
+
+
+def play_and_check(ruleset, players: int, seed: int, steps: int, check: Callable[[Game], None],
+                   every: int = 40) -> Game:
+    """Play up to *steps* random legal actions, checking invariants after each one and the
+    round trips every *every* steps."""
+    game = Game.new(ruleset, players=players, seed=seed)
+    chooser = random.Random(seed)
+    check(game)
+    for step in range(steps):
+        if game.is_over:
+            break
+        game.apply(chooser.choice(game.legal_actions()))
+        check(game)
+        if step % every == 0:
+            check_round_trips(game, chooser)
+    return game
