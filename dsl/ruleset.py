@@ -163,6 +163,16 @@ class _Builder(Definitions):
                 labels.setdefault(lang, {})[card.id] = text
         return labels
 
+    def provenance_of(self, ident: str, doc: Node, deck: str) -> dict:
+        """A card's provenance; an adopting deck may say what the card rests on in its edition
+        (its own sources first, then the card file's)."""
+        own = _plain(doc["provenance"])
+        spec = self.decks.get(deck, {})
+        if ident not in spec.get("adopt", []) or "adopt_provenance" not in spec:
+            return own
+        adopted = _plain(spec["adopt_provenance"])
+        return {**adopted, "sources": adopted["sources"] + own["sources"]}
+
     def deck_of(self, ident: str, doc: Node) -> str:
         """A card's deck: its own, unless a deck of a later layer adopted it."""
         for name, spec in self.decks.items():
@@ -189,7 +199,7 @@ class _Builder(Definitions):
             params = ["self"] + [str(p) for p in decks[deck].get("params", [])]
             effects[ident] = (compiler.program(doc["effect"], doc.where("effect"), params), params)
             cards[ident] = CardInfo(ident, str(doc["card"]), deck, str(doc["text"]),
-                                    _plain(doc["provenance"]), path, _plain(doc.get("labels", {})))
+                                    self.provenance_of(ident, doc, deck), path, _plain(doc.get("labels", {})))
             self.triggers.extend((t, ident) for t in doc.get("triggers", []))
             self.modifiers.extend((m, ident) for m in doc.get("modifiers", []))
         return effects, cards
