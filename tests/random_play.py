@@ -2,9 +2,26 @@
 from __future__ import annotations
 
 import random
-from typing import Callable
+from collections import Counter
+from typing import Callable, Iterable
 
 from speciation import Game
+
+
+def element_counts(state: dict, boxes: Iterable[str], animal_lists: Iterable[str] = ("added",)) -> Counter:
+    """Element disks by type, wherever they are: the game's boxes (bag included), the corners
+    of earth, and the animals' lists of disks."""
+    ent = state["ent"]
+    counts: Counter = Counter()
+    for box in boxes:
+        counts.update(ent["game"][box])
+    for record in ent.values():
+        if record["kind"] == "corner" and record["token"] is not None:
+            counts[record["token"]] += 1
+        if record["kind"] == "faction":
+            for attribute in animal_lists:
+                counts.update(record.get(attribute) or [])
+    return counts
 
 
 def check_round_trips(game: Game, chooser: random.Random) -> None:

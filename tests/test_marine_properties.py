@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from speciation import Game, load_ruleset
 
-from random_play import check_round_trips, play_and_check
+from random_play import check_round_trips, element_counts, play_and_check
 
 MARINE = Path(__file__).resolve().parent.parent / "rulesets" / "marine"
 ELEMENTS = ("sun", "worms", "plankton", "gastropods", "sponges", "algae")
@@ -58,24 +58,10 @@ def ruleset(variant: str | None = None):
     return load_ruleset("marine", variants=[variant] if variant else [])
 
 
-def element_counts(state: dict) -> Counter:
-    ent = state["ent"]
-    counts: Counter = Counter()
-    for box in BOXES:
-        counts.update(ent["game"][box])
-    for record in ent.values():
-        if record["kind"] == "corner" and record["token"] is not None:
-            counts[record["token"]] += 1
-        if record["kind"] == "faction":
-            for attribute in ANIMAL_ELEMENT_LISTS:
-                counts.update(record.get(attribute) or [])
-    return counts
-
-
 def check_invariants(game: Game) -> None:
     ent = game.state["ent"]
     g = ent["game"]
-    assert element_counts(game.state) == Counter({e: DISKS_PER_TYPE for e in ELEMENTS})
+    assert element_counts(game.state, BOXES, ANIMAL_ELEMENT_LISTS) == Counter({e: DISKS_PER_TYPE for e in ELEMENTS})
     markers: Counter = Counter()
     for attribute in MARKER_LISTS:
         markers.update(g[attribute])

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from speciation import Game, load_ruleset
 
-from random_play import play_and_check
+from random_play import element_counts, play_and_check
 
 ELEMENTS = ("grass", "grub", "meat", "seed", "sun", "water")
 BOXES = ("bag", "adaptation_box", "regression_box", "abundance_box", "wasteland_box",
@@ -27,22 +27,9 @@ def rulesets():
     return {v: load_ruleset("original", variants=list(v)) for v in ((), ("multi_animal",), ("random_earth",))}
 
 
-def element_counts(state: dict) -> Counter:
-    ent = state["ent"]
-    counts: Counter = Counter()
-    for box in BOXES:
-        counts.update(ent["game"][box])
-    for record in ent.values():
-        if record["kind"] == "corner" and record["token"] is not None:
-            counts[record["token"]] += 1
-        if record["kind"] == "faction":
-            counts.update(record["added"])
-    return counts
-
-
 def check_invariants(game: Game) -> None:
     ent = game.state["ent"]
-    assert element_counts(game.state) == Counter({e: 20 for e in ELEMENTS})
+    assert element_counts(game.state, BOXES) == Counter({e: 20 for e in ELEMENTS})
     factions = [r for r in ent.values() if r["kind"] == "faction" and r["in_play"]]
     cells = [r for r in ent.values() if r["kind"] == "cell"]
     spaces = [r for r in ent.values() if r["kind"] == "space"]
