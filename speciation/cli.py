@@ -17,6 +17,7 @@ from typing import Callable, Sequence
 
 from . import __version__
 from .agents import QuitGame, make_agents, play_game
+from .commands import register_all
 from .dsl.errors import RuleErrors, SpeciationError
 from .dsl.loader import load_file
 from .dsl.ruleset import Ruleset, available_rulesets, find_ruleset, load_ruleset, variant_files
@@ -352,6 +353,7 @@ def build_parser() -> argparse.ArgumentParser:
     _ruleset_options(lister)
     _lang_option(lister, "card names")
     lister.set_defaults(handler=cmd_list)
+    register_all(commands)
     return parser
 
 

@@ -7,10 +7,9 @@ True
 """
 from __future__ import annotations
 
-import random
 from typing import Callable, Protocol, Sequence
 
-from .interpreter.game import Action, Game
+from ..interpreter.game import Action, Game
 
 
 class Agent(Protocol):
@@ -28,42 +27,6 @@ class GameTooLong(Exception):
     """A game went on for more actions than allowed (a rules loop, most likely)."""
 
 
-class RandomAgent:
-    """Picks uniformly among the legal actions, with its own random generator
-    (independent of the game's, so the game's chance is not disturbed)."""
-
-    def __init__(self, seed: int = 0, seat: int = 0):
-        self.rng = random.Random(f"speciation-agent:{seed}:{seat}")
-
-    def choose(self, game: Game) -> Action:
-        return self.rng.choice(game.legal_actions())
-
-
-class HumanAgent:
-    """Asks a person: shows the prompt and the numbered options, reads a number.
-    'q' (or the end of input) quits; anything else unusable asks again."""
-
-    def __init__(self, read: Callable[[str], str] = input, write: Callable[[str], None] = print):
-        self.read = read
-        self.write = write
-
-    def choose(self, game: Game) -> Action:
-        actions = game.legal_actions()
-        self.write(f"{game.label(game.current_actor)}: {game.prompt or 'choose'}")
-        for number, action in enumerate(actions, 1):
-            self.write(f"  {number}. {action.label}")
-        while True:
-            try:
-                answer = self.read(f"choice [1-{len(actions)}, q to quit]: ").strip().lower()
-            except EOFError:
-                raise QuitGame() from None
-            if answer in ("q", "quit"):
-                raise QuitGame()
-            if answer.isdigit() and 1 <= int(answer) <= len(actions):
-                return actions[int(answer) - 1]
-            self.write(f"please type a number from 1 to {len(actions)}, or q to quit")
-
-
 def make_agents(spec: str, players: int, seed: int = 0) -> list[Agent]:
     """Agents from a comma list such as "human,random": one name per player, or
     one name for everybody. Raises ValueError for an unknown name or a wrong count."""
@@ -72,6 +35,8 @@ def make_agents(spec: str, players: int, seed: int = 0) -> list[Agent]:
         names = names * players
     if len(names) != players:
         raise ValueError(f"--agents names {len(names)} agents for {players} players")
+    from .human import HumanAgent
+    from .random_agent import RandomAgent
     agents: list[Agent] = []
     for seat, name in enumerate(names):
         if name == "random":

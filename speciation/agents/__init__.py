@@ -1,0 +1,9 @@
+"""Agents: whatever makes a seat's decisions (a person, a random pick, a search).
+
+One module per agent; :mod:`.base` holds the interface and the loop that plays a game.
+"""
+from .base import Agent, GameTooLong, QuitGame, make_agents, play_game
+from .human import HumanAgent
+from .random_agent import RandomAgent
+
+__all__ = ["Agent", "GameTooLong", "HumanAgent", "QuitGame", "RandomAgent", "make_agents", "play_game"]
