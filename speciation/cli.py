@@ -22,7 +22,7 @@ from .dsl.errors import RuleErrors, SpeciationError
 from .dsl.loader import load_file
 from .dsl.ruleset import Ruleset, available_rulesets, find_ruleset, load_ruleset, variant_files
 from .interpreter.game import Game
-from .interpreter.scenario import run_scenarios, scenario_files
+from .scenarios import run_scenarios, scenario_files
 from .simulation import MAX_ACTIONS, simulate
 
 LIST_SECTIONS = ("cards", "actions", "variants")

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from speciation.interpreter.scenario import run_scenario_file
+from speciation.scenarios import run_scenario_file
 
 ROOT = Path(__file__).parent / "scenarios"
 FILES = sorted(ROOT.rglob("*.yaml"))

@@ -1,4 +1,4 @@
-"""The scenario runner (interpreter/scenario.py), against the toy ruleset fixture."""
+"""The scenario runner (speciation/scenarios/), against the toy ruleset fixture."""
 from __future__ import annotations
 
 import os
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from speciation.interpreter.scenario import (ScenarioResult, cached_ruleset, run_scenario_file,
-                                             run_scenarios, scenario_files)
+from speciation.scenarios import (ScenarioResult, cached_ruleset, run_scenario_file, run_scenarios,
+                                  scenario_files)
 
 TOY = Path(__file__).parent / "fixtures" / "toy"
 POSITION = re.compile(r"\.yaml:\d+:\d+:")

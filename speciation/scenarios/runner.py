@@ -22,7 +22,7 @@ from ..dsl.loader import Node, load_file, span_of
 from ..dsl.parser import parse_effect
 from ..dsl.ruleset import Ruleset, load_ruleset
 from ..dsl.schema import check
-from .game import Action, Game
+from ..interpreter.game import Action, Game
 
 IDENTIFIER = re.compile(r"^\s*[A-Za-z_]\w*\s*$")
 _COMPARISONS = ("comparison", "in_op", "not_in_op")
