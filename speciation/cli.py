@@ -24,8 +24,10 @@ from .dsl.ruleset import Ruleset, available_rulesets, find_ruleset, load_ruleset
 from .interpreter.game import Game
 from .scenarios import run_scenarios, scenario_files
 from .simulation import MAX_ACTIONS, simulate
+from .vocabulary import text_lines, vocabulary
 
 LIST_SECTIONS = ("cards", "actions", "variants")
+LIST_EXTRA = ("vocabulary",)   # listed only when asked for
 
 
 # ---- shared helpers ---------------------------------------------------------------
@@ -203,7 +205,8 @@ def cmd_list(args: argparse.Namespace) -> int:
         return ruleset
     sections = [args.what] if args.what else list(LIST_SECTIONS)
     makers: dict[str, Callable[[Ruleset, argparse.Namespace], list[str]]] = {
-        "cards": _card_lines, "actions": _action_lines, "variants": _variant_lines}
+        "cards": _card_lines, "actions": _action_lines, "variants": _variant_lines,
+        "vocabulary": _vocabulary_lines}
     for number, section in enumerate(sections):
         lines = makers[section](ruleset, args)
         if len(sections) > 1:
@@ -274,6 +277,10 @@ def macro_doc(ruleset: Ruleset, macro) -> str:
         return lines[above].strip().lstrip("#").strip()
     first = lines[value][macro.span.col - 1:].strip()
     return first.lstrip("#").strip() if first.startswith("#") else ""
+
+
+def _vocabulary_lines(ruleset: Ruleset, args: argparse.Namespace) -> list[str]:
+    return text_lines(vocabulary(args.ruleset, args.variant, args.mod))
 
 
 def _variant_lines(ruleset: Ruleset, args: argparse.Namespace) -> list[str]:
@@ -349,7 +356,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     lister = commands.add_parser("list", help="list a ruleset's cards, actions or variants")
     lister.add_argument("ruleset", metavar="RULESET", help="ruleset folder or builtin name")
-    lister.add_argument("what", nargs="?", choices=LIST_SECTIONS, help="what to list (default: everything)")
+    lister.add_argument("what", nargs="?", choices=LIST_SECTIONS + LIST_EXTRA,
+                        help="what to list (default: cards, actions and variants)")
     _ruleset_options(lister)
     _lang_option(lister, "card names")
     lister.set_defaults(handler=cmd_list)
