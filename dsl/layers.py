@@ -21,6 +21,7 @@ from .schema import check, kind_of
 IMPLICIT_KINDS = ("game", "player", "cell", "corner", "card")
 _SINGULAR = {"symbols": "symbol list", "tables": "table", "entities": "entity", "functions": "function",
              "macros": "macro", "decks": "deck", "cards": "card"}
+_CARD_CORE = {"card", "deck", "text", "provenance", "effect"}  # a card wrong in these is not compiled
 SIGNATURE = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:\(([^)]*)\))?\s*$")
 
 
@@ -121,7 +122,7 @@ class Definitions:
             return None
         problems, bad = check(document, kind, Span(str(path), 1, 1))
         self.errors.extend(problems)
-        if None in bad or (bad and kind in ("card", "manifest")):
+        if None in bad or (bad and kind == "manifest") or (kind == "card" and bad & _CARD_CORE):
             return None
         for key in bad:  # keep checking the rest of the file
             document.pop(key, None)

@@ -5,6 +5,7 @@ plus everything a game needs to start.
 from __future__ import annotations
 
 import hashlib
+from difflib import get_close_matches
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,6 +18,7 @@ from .errors import RuleErrors, Span, did_you_mean
 from .layers import SIGNATURE, Definitions, _plain, find_ruleset
 from .layers import available_rulesets, slug, variant_files  # noqa: F401  (public here too)
 from .loader import Node
+from .types import check_types
 
 __all__ = ["CardInfo", "Ruleset", "available_rulesets", "find_ruleset", "load_ruleset", "slug", "variant_files"]
 @dataclass
@@ -129,6 +131,7 @@ class _Builder(Definitions):
                 compiler.error(f"the ruleset has no '{required}(player)' function", Span(str(root / "ruleset.yaml"), 1, 1))
         decks = {name: spec for name, spec in self.decks.items()}
         effects, cards = self.compile_cards(compiler, decks)
+        compiler.errors.extend(check_types(self, constants, {i: p for i, (_, p) in effects.items()}))
         triggers = self.compile_triggers(compiler, decks)
         modifiers = self.compile_modifiers(compiler, functions, decks)
         for function in functions.values():
@@ -193,8 +196,11 @@ class _Builder(Definitions):
         effects, cards = {}, {}
         for ident, (doc, path) in self.cards.items():
             deck = self.deck_of(ident, doc)
-            if deck not in decks:
+            if deck not in decks:  # say so, and still check the card as if in the likeliest deck
                 compiler.error(f"unknown deck '{deck}'", doc.where("deck"), did_you_mean(deck, decks))
+                compiler.program(doc["effect"], doc.where("effect"), _guessed_params(deck, decks))
+                self.triggers.extend((t, ident) for t in doc.get("triggers", []))
+                self.modifiers.extend((m, ident) for m in doc.get("modifiers", []))
                 continue
             params = ["self"] + [str(p) for p in decks[deck].get("params", [])]
             effects[ident] = (compiler.program(doc["effect"], doc.where("effect"), params), params)
@@ -279,6 +285,14 @@ class _Builder(Definitions):
             h.update(os.path.basename(path).encode())
             h.update(self.sources[path].encode())
         return h.hexdigest()[:16]
+
+
+def _guessed_params(deck: str, decks: dict) -> list[str]:
+    """The effect parameters of the deck a misspelled *deck* most likely means (every deck's
+    when none is close), so the card's own mistakes are reported in the same run."""
+    close = get_close_matches(deck, list(decks), n=1)
+    chosen = [decks[close[0]]] if close else list(decks.values())
+    return ["self"] + sorted({str(p) for spec in chosen for p in spec.get("params", [])})
 
 
 def mark_static(functions: dict[str, g.Function], written: set[str], modifiers: dict) -> None:
