@@ -105,6 +105,8 @@ class Definitions:
         self.player_limits: dict[str, int] = {}
         self.in_mod = False
         self.labels: dict[str, dict[str, str]] = {}
+        self.presentation: dict[str, Any] = {}
+        self.presentation_spans: dict[tuple, Span] = {}
 
     # ---- reading ------------------------------------------------------------------
 
@@ -178,7 +180,7 @@ class Definitions:
             self.add_card(path, doc)
             return
         for key in ("symbols", "tables", "entities", "board", "functions", "macros",
-                    "triggers", "modifiers", "decks", "labels"):
+                    "triggers", "modifiers", "decks", "labels", "presentation"):
             if key in doc:
                 getattr(self, "add_" + key)(doc[key], doc)
 
@@ -269,6 +271,11 @@ class Definitions:
         for lang, names in section.items():
             self.labels.setdefault(str(lang), {}).update({str(k): str(v) for k, v in names.items()})
 
+    def add_presentation(self, section: Node, doc: Node) -> None:
+        """How the state looks: merged key by key into earlier layers' (lists replace; a
+        null value removes an inherited entry)."""
+        _merge(self.presentation, section, (), self.presentation_spans)
+
     def add_decks(self, section: Node, doc: Node) -> None:
         for name, spec in section.items():
             self.claim("decks", name, section.where_key(name))
@@ -294,6 +301,35 @@ def _rule_files(directory: Path) -> list[Path]:
             continue
         out.append(path)
     return out
+
+
+def _merge(into: dict, section: Node, path: tuple, spans: dict) -> None:
+    """Merge a mapping into *into*, mappings key by key, noting where each value was set."""
+    for key, value in section.items():
+        here = path + (str(key),)
+        spans[here] = section.where(key)
+        if value is None:  # a later layer takes an inherited entry away
+            into.pop(str(key), None)
+            continue
+        if isinstance(value, dict) and isinstance(into.get(str(key)), dict):
+            _merge(into[str(key)], value, here, spans)
+            continue
+        into[str(key)] = _plain(value)
+        for i, item_span in enumerate(getattr(value, "item_spans", [])):
+            spans[here + (i,)] = item_span
+            item = value[i]
+            if isinstance(item, Node):
+                for k in item:
+                    spans[here + (i, str(k))] = item.where(k)
+        if isinstance(value, Node):
+            _note_spans(value, here, spans)
+
+
+def _note_spans(node: Node, path: tuple, spans: dict) -> None:
+    for key, value in node.items():
+        spans[path + (str(key),)] = node.where(key)
+        if isinstance(value, Node):
+            _note_spans(value, path + (str(key),), spans)
 
 
 def _plain(value: Any) -> Any:

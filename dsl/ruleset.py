@@ -16,6 +16,7 @@ from . import graph as g
 from .compiler import Compiler, compile_expression_text
 from .errors import RuleErrors, Span, did_you_mean
 from .layers import SIGNATURE, Definitions, _plain, find_ruleset
+from .presentation import check_presentation
 from .layers import available_rulesets, slug, variant_files  # noqa: F401  (public here too)
 from .loader import Node
 from .types import check_types
@@ -57,6 +58,7 @@ class Ruleset:
     variant_titles: dict[str, str]
     labels: dict[str, dict[str, str]]
     digest: str
+    presentation: dict[str, Any] = field(default_factory=dict)   # how the state looks (plain data)
     sources: dict[str, str] = field(default_factory=dict, repr=False)
     compiler: Compiler | None = field(default=None, repr=False)
 
@@ -139,6 +141,10 @@ class _Builder(Definitions):
         mark_static(functions, compiler.written, modifiers)
         link_invalidation(functions, compiler.nodes)
         self.check_events(compiler, triggers)
+        card_kinds = {**self.entities, **card_entities}
+        self.errors.extend(check_presentation(self.presentation, self.presentation_spans, self.kinds, card_kinds,
+                                              {k: v for k, (v, _) in self.symbols.items()},
+                                              Span(str(root / "ruleset.yaml"), 1, 1)))
         for error in compiler.errors:
             self.errors.append(error)
         if self.errors:
@@ -157,7 +163,7 @@ class _Builder(Definitions):
             player_defaults=dict(self.kinds.get("player", {})), grid=HexGrid.build(self.cells),
             functions=functions, macros=macros, triggers=triggers, effects=effects,
             nodes=compiler.nodes, cards=cards, variant_titles=self.variant_titles, labels=self.all_labels(cards),
-            digest=self.digest(), sources=self.sources, compiler=compiler)
+            digest=self.digest(), presentation=self.presentation, sources=self.sources, compiler=compiler)
 
     def all_labels(self, cards: dict[str, CardInfo]) -> dict[str, dict[str, str]]:
         labels = {lang: dict(names) for lang, names in self.labels.items()}

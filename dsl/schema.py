@@ -13,6 +13,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
+from referencing import Registry, Resource
 
 from .errors import SchemaError, Span, did_you_mean
 from .loader import Node, NodeList
@@ -20,10 +21,16 @@ from .loader import Node, NodeList
 KINDS = ("manifest", "card", "variant", "mod", "rules", "scenario")
 
 
+def _schema(name: str) -> dict:
+    return json.loads(resources.files(__package__).joinpath(f"schemas/{name}.json").read_text())
+
+
 @lru_cache(maxsize=None)
 def validator(kind: str) -> Draft202012Validator:
-    text = resources.files(__package__).joinpath(f"schemas/{kind}.json").read_text()
-    return Draft202012Validator(json.loads(text))
+    """The validator of one kind of file; schemas may refer to shared ones by file name
+    (``presentation.json``)."""
+    shared = Resource.from_contents(_schema("presentation"))
+    return Draft202012Validator(_schema(kind), registry=Registry().with_resource("presentation.json", shared))
 
 
 def kind_of(document: Any) -> str:

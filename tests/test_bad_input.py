@@ -24,6 +24,7 @@ CASES = [
     ("missing_main", "ruleset.yaml:1:1", "the ruleset has no 'main' macro"),
     ("unknown_deck", "cards/ember.yaml:2:7", "unknown deck 'event'"),
     ("card_file_name", "cards/ember.yaml:1:7", "card file should be named 'ember_storm.yaml' after its card"),
+    ("presentation_names", "rules.yaml:16:14", "'game' has no attribute 'bgs'"),
 ]
 
 # One ruleset, several mistakes in several files: all of them, sorted by file and position.

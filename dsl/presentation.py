@@ -1,0 +1,146 @@
+"""Check a ruleset's ``presentation`` section: how its state looks.
+
+The section is plain data (its structure is checked by ``schemas/presentation.json``);
+this module checks what the schema cannot: that every attribute, entity, kind, palette and
+symbol list it names exists. Errors point at the word, like every rule error. Drawing is
+:mod:`speciation.render`'s job; nothing here knows any game.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import CompileError, RuleError, Span, did_you_mean
+
+
+class _Checker:
+    def __init__(self, presentation: dict, spans: dict[tuple, Span], kinds: dict[str, dict],
+                 entities: dict[str, dict], symbols: dict[str, Any], origin: Span):
+        self.p, self.spans, self.kinds, self.entities = presentation, spans, kinds, entities
+        self.symbols, self.origin = symbols, origin
+        self.errors: list[RuleError] = []
+        self.palettes = presentation.get("palettes", {})
+
+    def span(self, path: tuple) -> Span:
+        while path and path not in self.spans:
+            path = path[:-1]
+        return self.spans.get(path, self.origin)
+
+    def error(self, message: str, path: tuple, hint: str | None = None) -> None:
+        self.errors.append(CompileError(message, self.span(path), hint))
+
+    def attributes_of(self, kind: str) -> set[str]:
+        names = set(self.kinds.get(kind, {})) | {"id", "name", "kind"}
+        for record in self.entities.values():
+            if record.get("kind") == kind:
+                names |= set(record)
+        if kind == "cell":
+            names |= {"q", "r"}
+        return names
+
+    def kind(self, path: tuple) -> str | None:
+        kind = _get(self.p, path)
+        if kind is None:
+            return None
+        if kind not in self.kinds:
+            self.error(f"unknown kind '{kind}'", path, did_you_mean(kind, self.kinds))
+            return None
+        return kind
+
+    def attribute(self, kind: str, path: tuple) -> None:
+        name = _get(self.p, path)
+        if name is None:
+            return
+        known = self.attributes_of(kind)
+        if name not in known:
+            self.error(f"a {kind} has no attribute '{name}'", path, did_you_mean(name, known))
+
+    def palette(self, path: tuple) -> None:
+        name = _get(self.p, path)
+        if name is not None and name not in self.palettes:
+            self.error(f"no palette named '{name}'", path, did_you_mean(name, self.palettes))
+
+    def coloured(self, kind: str, path: tuple) -> None:
+        if _get(self.p, path) is not None:
+            self.attribute(kind, path + ("attribute",))
+            self.palette(path + ("palette",))
+
+    def source(self, path: tuple) -> None:
+        text = _get(self.p, path + ("from",))
+        ident, _, attribute = text.rpartition(".")
+        ident = ident or "game"
+        record_kind = "game" if ident == "game" else self.entities.get(ident, {}).get("kind")
+        if record_kind is None:
+            self.error(f"no entity '{ident}'", path + ("from",), did_you_mean(ident, self.entities))
+            return
+        known = self.attributes_of(record_kind) | set(self.entities.get(ident, {}))
+        if attribute not in known:
+            self.error(f"'{ident}' has no attribute '{attribute}'", path + ("from",), did_you_mean(attribute, known))
+        self.palette(path + ("palette",))
+
+    def run(self) -> list[RuleError]:
+        board = ("board",)
+        self.coloured("cell", board + ("cell_fill",))
+        self.attribute("cell", board + ("cell_label",))
+        self.coloured("cell", board + ("pieces",))
+        self.coloured("corner", board + ("corner_token",))
+        self.check_display()
+        for section in ("rows", "counters"):
+            for i in range(len(self.p.get(section, []))):
+                self.source((section, i))
+        self.check_panels()
+        return self.errors
+
+    def check_display(self) -> None:
+        display = self.p.get("display")
+        if display is None:
+            return
+        kind = self.kind(("display", "kind"))
+        if kind is None:
+            if "kind" not in display:
+                self.error("the display names no 'kind' of entity for its spaces", ("display",))
+            return
+        for key in ("section", "skip_if"):
+            self.attribute(kind, ("display", key))
+        for key in ("param", "pawn"):
+            self.coloured(kind, ("display", key))
+        order = display.get("order")
+        if order is not None and order not in self.symbols:
+            self.error(f"no symbol list named '{order}'", ("display", "order"), did_you_mean(order, self.symbols))
+        for section in display.get("boxes", {}):
+            if order in self.symbols and section not in self.symbols[order]:
+                self.error(f"'{section}' is not one of the symbols '{order}'", ("display", "boxes", section),
+                           did_you_mean(section, self.symbols[order]))
+            self.source(("display", "boxes", section))
+
+    def check_panels(self) -> None:
+        panels = self.p.get("panels")
+        if panels is None:
+            return
+        kind = self.kind(("panels", "kind")) if "kind" in panels else "player"
+        if kind is None:
+            return
+        for key in ("show_if", "owner"):
+            self.attribute(kind, ("panels", key))
+        self.palette(("panels", "palette"))
+        for i in range(len(panels.get("fields", []))):
+            self.attribute(kind, ("panels", "fields", i, "attribute"))
+            self.palette(("panels", "fields", i, "palette"))
+
+
+def _get(data: Any, path: tuple) -> Any:
+    for step in path:
+        if isinstance(data, dict):
+            data = data.get(step)
+        elif isinstance(data, list) and isinstance(step, int) and step < len(data):
+            data = data[step]
+        else:
+            return None
+    return data
+
+
+def check_presentation(presentation: dict, spans: dict[tuple, Span], kinds: dict[str, dict],
+                       entities: dict[str, dict], symbols: dict[str, Any], origin: Span) -> list[RuleError]:
+    """Every name the presentation uses that the ruleset does not define."""
+    if not presentation:
+        return []
+    return _Checker(presentation, spans, kinds, entities, symbols, origin).run()

@@ -1,0 +1,248 @@
+"""What a picture of a position is made of: one seat's view, the ruleset's presentation
+declarations (with defaults for a ruleset that declares none), and names in a language.
+
+Everything here reads plain data: the view a seat may see (``game.view(seat)``), or the
+whole state only when asked for (``omniscient=True``). Nothing here knows any game: what
+is drawn, and how, comes from the ruleset's ``presentation`` section.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..interpreter.board import parse_cell
+
+BLANK = "#efe6cf"           # a cell whose fill attribute has no value
+NEUTRAL = "#b9b9b9"         # a value a palette has no colour for
+SPARE = ("#e41a1c", "#377eb8", "#4daf4a", "#984ea3", "#ff7f00", "#a6761d", "#f781bf", "#999999")
+
+
+@dataclass
+class Scene:
+    """One position as a seat sees it, with the ruleset's declarations of how it looks."""
+
+    ruleset: Any
+    state: dict
+    seat: int | None = None
+    lang: str | None = None
+    presentation: dict = field(default_factory=dict)
+
+    # ---- building ----------------------------------------------------------------------
+
+    @classmethod
+    def of(cls, source: Any, seat: int | None = None, lang: str | None = None, ruleset: Any = None,
+           omniscient: bool = False) -> "Scene":
+        """A scene from a game (its seat's view; the whole state only if *omniscient*) or
+        from a view already taken (then *ruleset* is needed)."""
+        if isinstance(source, Scene):
+            return source
+        if isinstance(source, dict):
+            if ruleset is None:
+                raise ValueError("a view needs its ruleset to be drawn")
+            state = source
+        else:
+            ruleset = source.ruleset
+            lang = lang if lang is not None else source.lang
+            if seat is not None:
+                state = source.view(seat)
+            elif omniscient:
+                state = json.loads(json.dumps(source.state))
+            else:
+                raise ValueError("say which seat's view to draw (seat=N), or ask for omniscient=True")
+        return cls(ruleset, state, seat, lang, with_defaults(ruleset, state))
+
+    # ---- names ---------------------------------------------------------------------------
+
+    @property
+    def names(self) -> dict[str, str]:
+        return self.ruleset.labels.get(self.lang, {}) if self.lang else {}
+
+    def text(self, words: str) -> str:
+        """A presentation's own words (a panel label), in the scene's language if it has them."""
+        return self.names.get(words, words)
+
+    def label(self, value: Any) -> str:
+        """The display name of a value: an id, a symbol, a number, a list."""
+        if isinstance(value, str):
+            if value in self.names:
+                return self.names[value]
+            record = self.ent.get(value)
+            if record is not None and record.get("name"):
+                return str(record["name"])
+            return value
+        if value is None:
+            return "none"
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        if isinstance(value, list):
+            return ", ".join(self.label(v) for v in value)
+        if isinstance(value, dict):
+            return ", ".join(f"{self.label(k)} {self.label(v)}" for k, v in value.items() if v)
+        return str(value)
+
+    # ---- reading the state ---------------------------------------------------------------
+
+    @property
+    def ent(self) -> dict[str, dict]:
+        return self.state["ent"]
+
+    def of_kind(self, kind: str) -> list[dict]:
+        return [record for record in self.ent.values() if record.get("kind") == kind]
+
+    def read(self, path: str) -> Any:
+        """The value of ``entity.attribute`` (``attribute`` alone: of the game entity)."""
+        ident, _, attribute = path.rpartition(".")
+        return self.ent.get(ident or "game", {}).get(attribute)
+
+    def colour(self, palette: str | None, value: Any) -> str:
+        table = self.presentation.get("palettes", {}).get(palette or "", {})
+        if value in table:
+            return table[value]
+        if palette is None or value is None:
+            return NEUTRAL
+        return SPARE[sum(map(ord, str(value))) % len(SPARE)]
+
+    def colour_known(self, palette: str | None, value: Any) -> str | None:
+        """The colour of *value* in *palette*, else in any palette that has one, else None."""
+        palettes = self.presentation.get("palettes", {})
+        for table in [palettes.get(palette or "", {}), *palettes.values()]:
+            if isinstance(value, str) and value in table:
+                return table[value]
+        return None
+
+    def card_text(self, ident: str) -> str:
+        card = self.ruleset.cards.get(ident)
+        return card.text.strip() if card else ""
+
+    @property
+    def cells(self) -> list[dict]:
+        return [self.ent[c] for c in self.ruleset.grid.cells if c in self.ent]
+
+    def corner_cells(self, corner: str) -> list[str]:
+        return corner.split("|")
+
+    def seat_name(self) -> str | None:
+        if self.seat is None:
+            return None
+        return self.label(self.state["players"][self.seat])
+
+    def panels(self) -> list[dict]:
+        """The records that get a panel (those whose ``show_if`` attribute is true)."""
+        spec = self.presentation["panels"]
+        flag = spec.get("show_if")
+        return [r for r in self.of_kind(spec.get("kind", "player")) if not flag or r.get(flag)]
+
+    def owner_of(self, record: dict) -> str | None:
+        owner = self.presentation["panels"].get("owner")
+        return record.get(owner) if owner else None
+
+    def display_sections(self) -> list[tuple[str, list[dict]]]:
+        """The action display: (section, spaces left to right), in the declared order."""
+        spec = self.presentation.get("display")
+        if not spec:
+            return []
+        skip = spec.get("skip_if")
+        spaces = [s for s in self.of_kind(spec["kind"]) if not (skip and s.get(skip))]
+        key = spec.get("section")
+        sections: dict[str, list[dict]] = {}
+        for space in spaces:
+            sections.setdefault(str(space.get(key, "")) if key else "", []).append(space)
+        order = self.ruleset.constants.get(spec.get("order", ""), [])
+        ranked = sorted(sections, key=lambda s: order.index(s) if s in order else len(order))
+        return [(s, sections[s]) for s in ranked]
+
+    def scores(self) -> list[tuple[str, Any]]:
+        """Each player's score, computed from this view only ("?" if it cannot be)."""
+        from ..interpreter.game import Game
+        state = json.loads(json.dumps(self.state))
+        state.update(stack=[], pending=None, rng=[0, 0, 0, 0], chance=[])
+        out = []
+        try:
+            game = Game(self.ruleset, state)
+        except Exception:  # noqa: BLE001 - a view that cannot be a game: no scores
+            return [(self.label(p), "?") for p in self.state["players"]]
+        for player in self.state["players"]:
+            try:
+                out.append((self.label(player), game.evaluate("score", player)))
+            except Exception:  # noqa: BLE001 - a score that needs what this seat cannot see
+                out.append((self.label(player), "?"))
+        return out
+
+    # ---- naming what an option is ----------------------------------------------------------
+
+    def describe(self, value: Any) -> str:
+        """A label that names what *value* is: a cell with its declared label attribute and
+        contents, a corner by the cells around it, a display space with its section and
+        parameter, a card by name, anything else by its display name."""
+        if isinstance(value, list):
+            return ", ".join(self.describe(v) for v in value)
+        record = self.ent.get(value) if isinstance(value, str) else None
+        if record is None:
+            return self.label(value)
+        kind = record.get("kind")
+        if kind == "cell":
+            return self.describe_cell(record)
+        if kind == "corner":
+            return self.describe_corner(record)
+        display = self.presentation.get("display") or {}
+        if kind == display.get("kind"):
+            return self.describe_space(record, display)
+        return self.label(value)
+
+    def cell_title(self, record: dict) -> str:
+        board = self.presentation.get("board", {})
+        attribute = board.get("cell_label")
+        if attribute and record.get(attribute) is not None:
+            return f"{self.label(record[attribute])} {record['id']}"
+        if attribute:
+            return f"{self.text(board.get('blank_label', 'blank'))} {record['id']}"
+        return f"{record['id']}"
+
+    def describe_cell(self, record: dict) -> str:
+        pieces = (self.presentation.get("board", {}).get("pieces") or {}).get("attribute")
+        contents = self.label(record.get(pieces) or {}) if pieces else ""
+        return self.cell_title(record) + (f" ({contents})" if contents else "")
+
+    def describe_corner(self, record: dict) -> str:
+        around = []
+        for cell in self.corner_cells(record["id"]):
+            if cell in self.ent:
+                around.append(self.cell_title(self.ent[cell]))
+        token = (self.presentation.get("board", {}).get("corner_token") or {}).get("attribute")
+        held = f" [{self.label(record[token])}]" if token and record.get(token) is not None else ""
+        return f"{self.text('corner of')} " + " / ".join(around) + held
+
+    def describe_space(self, record: dict, display: dict) -> str:
+        name = self.label(record["id"])
+        param = (display.get("param") or {}).get("attribute")
+        value = record.get(param) if param else None
+        if value is None or self.label(value).lower() in name.lower():
+            return name
+        return f"{name}: {self.label(value)}"
+
+
+def centre(cell: str, size: float) -> tuple[float, float]:
+    """The centre of a flat-topped hex at axial ``"q,r"``."""
+    q, r = parse_cell(cell)
+    return size * 1.5 * q, size * 3 ** 0.5 * (r + q / 2)
+
+
+def with_defaults(ruleset: Any, state: dict) -> dict:
+    """The ruleset's presentation, completed for whatever it does not declare: a grey
+    hex grid, every game attribute as a counter, a panel per player with its attributes."""
+    declared = json.loads(json.dumps(getattr(ruleset, "presentation", {}) or {}))
+    out = {"palettes": {}, "board": {}, "rows": [], "counters": [], "log": {"lines": 10}, **declared}
+    game = state["ent"].get("game", {})
+    shown = [k for k in game if k not in ("kind", "id", "name")]
+    cards = [k for k in shown if isinstance(game[k], list) and game[k] and all(v in ruleset.cards for v in game[k])]
+    if "counters" not in declared:
+        out["counters"] = [{"from": f"game.{k}", "label": k} for k in shown if k not in cards]
+    if "rows" not in declared:
+        out["rows"] = [{"from": f"game.{k}", "label": k, "as": "cards"} for k in cards]
+    if "panels" not in declared:
+        players = [state["ent"][p] for p in state["players"] if p in state["ent"]]
+        attributes = sorted({k for r in players for k in r} - {"kind", "id", "name"})
+        out["panels"] = {"kind": "player", "fields": [{"attribute": a, "label": a} for a in attributes]}
+    out["panels"].setdefault("kind", "player")
+    return out

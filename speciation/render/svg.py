@@ -1,0 +1,348 @@
+"""Draw a scene as SVG: the hex grid, the action display, rows of cards and tokens,
+counters, one panel per player (or per what the ruleset says), and the log.
+
+Every drawn entity is a group ``<g data-entity="id">`` with a ``<title>`` (hover text), so
+a table can map an option's value to what it draws. What is drawn comes only from the
+scene (a seat's view) and the ruleset's presentation declarations.
+"""
+from __future__ import annotations
+
+import textwrap
+from typing import Any
+from xml.sax.saxutils import escape, quoteattr
+
+from .scene import BLANK, Scene, centre
+
+HEX = 44                      # hex radius (centre to corner)
+FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+PANEL_W, CARD_W, CARD_H = 262, 168, 118
+
+
+def _t(text: Any) -> str:
+    return escape(str(text))
+
+
+def _title(text: str) -> str:
+    return f"<title>{_t(text)}</title>"
+
+
+def _text(x: float, y: float, text: Any, size: int = 12, anchor: str = "start", weight: str = "normal",
+          fill: str = "#222") -> str:
+    return (f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" text-anchor="{anchor}" '
+            f'font-weight="{weight}" fill="{fill}">{_t(text)}</text>')
+
+
+def _ink(colour: str) -> str:
+    """Black or white, whichever reads better on *colour* (``#rrggbb``)."""
+    if not colour.startswith("#") or len(colour) != 7:
+        return "#111"
+    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return "#111" if 0.299 * r + 0.587 * g + 0.114 * b > 140 else "#fff"
+
+
+def _fit(text: str, width: int) -> str:
+    """*text* cut to *width* characters (with an ellipsis); the full text is in the title."""
+    return text if len(text) <= width else text[:width - 1] + "…"
+
+
+def _disk(x: float, y: float, r: float, fill: str, label: str = "") -> str:
+    shape = f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r}" fill="{fill}" stroke="#333" stroke-width="1"/>'
+    if label:
+        shape += _text(x, y + 4, label, 10, "middle", "bold", _ink(fill))
+    return shape
+
+
+def _cube(x: float, y: float, fill: str, count: Any) -> str:
+    return (f'<rect x="{x - 9:.1f}" y="{y - 9:.1f}" width="18" height="18" rx="2" fill="{fill}" '
+            f'stroke="#222" stroke-width="1"/>' + _text(x, y + 4, count, 11, "middle", "bold", _ink(fill)))
+
+
+class _Canvas:
+    def __init__(self, scene: Scene):
+        self.scene, self.parts = scene, []
+
+    def add(self, *parts: str) -> None:
+        self.parts.extend(parts)
+
+    def group(self, entity: str | None, title: str, body: str, cls: str) -> None:
+        attr = f" data-entity={quoteattr(entity)}" if entity is not None else ""
+        self.add(f'<g class="{cls}"{attr}>{_title(title)}{body}</g>')
+
+
+# ---- the hex grid ----------------------------------------------------------------------------
+
+def _board(canvas: _Canvas, x0: float, y0: float) -> tuple[float, float]:
+    """Draw the grid with its top-left at (x0, y0); returns its width and height."""
+    scene = canvas.scene
+    cells = scene.cells
+    if not cells:
+        return 0, 0
+    spec = scene.presentation.get("board", {})
+    points = [centre(c["id"], HEX) for c in cells]
+    min_x = min(p[0] for p in points) - HEX
+    min_y = min(p[1] for p in points) - HEX * 0.87
+    dx, dy = x0 - min_x, y0 - min_y
+    for record, (cx, cy) in zip(cells, points):
+        _cell(canvas, record, cx + dx, cy + dy, spec)
+    _corners(canvas, spec, dx, dy)
+    width = max(p[0] for p in points) + HEX - min_x
+    height = max(p[1] for p in points) + HEX * 0.87 - min_y
+    return width, height
+
+
+def _hexagon(cx: float, cy: float, r: float) -> str:
+    import math
+    pts = " ".join(f"{cx + r * math.cos(math.pi / 3 * i):.1f},{cy + r * math.sin(math.pi / 3 * i):.1f}"
+                   for i in range(6))
+    return pts
+
+
+def _cell(canvas: _Canvas, record: dict, cx: float, cy: float, spec: dict) -> None:
+    scene = canvas.scene
+    fill_spec = spec.get("cell_fill") or {}
+    value = record.get(fill_spec.get("attribute", ""))
+    fill = scene.colour(fill_spec.get("palette"), value) if value is not None else BLANK
+    body = [f'<polygon points="{_hexagon(cx, cy, HEX - 1)}" fill="{fill}" stroke="#5a4a32" stroke-width="2"/>']
+    label_attr = spec.get("cell_label")
+    if label_attr and record.get(label_attr) is not None:
+        body.append(_text(cx, cy - HEX * 0.52, scene.label(record[label_attr]), 9, "middle", "bold", _ink(fill)))
+    else:
+        body.append(_text(cx, cy - HEX * 0.52, record["id"], 8, "middle", "normal", "#8a7a5a"))
+    pieces = spec.get("pieces") or {}
+    units = {k: v for k, v in (record.get(pieces.get("attribute", "")) or {}).items() if v}
+    for i, (owner, count) in enumerate(units.items()):
+        col, row = i % 3, i // 3
+        per_row = min(3, len(units) - row * 3)
+        px = cx + (col - (per_row - 1) / 2) * 21
+        body.append(_cube(px, cy - 2 + row * 21, scene.colour(pieces.get("palette"), owner), count))
+    canvas.group(record["id"], scene.describe_cell(record), "".join(body), "cell")
+
+
+def _corners(canvas: _Canvas, spec: dict, dx: float, dy: float) -> None:
+    scene = canvas.scene
+    token = spec.get("corner_token") or {}
+    for corner in scene.ruleset.grid.cells_at:
+        record = scene.ent.get(corner)
+        if record is None:
+            continue
+        pts = [centre(c, HEX) for c in corner.split("|")]
+        x = sum(p[0] for p in pts) / 3 + dx
+        y = sum(p[1] for p in pts) / 3 + dy
+        value = record.get(token.get("attribute", "")) if token else None
+        if value is None:
+            body = f'<circle cx="{x:.1f}" cy="{y:.1f}" r="5" fill="#fff" fill-opacity="0.25" stroke="none"/>'
+        else:
+            fill = scene.colour(token.get("palette"), value)
+            body = _disk(x, y, 10, fill, scene.label(value)[:2])
+        canvas.group(corner, scene.describe_corner(record), body, "corner")
+
+
+# ---- the action display --------------------------------------------------------------------
+
+def _display(canvas: _Canvas, x0: float, y0: float) -> tuple[float, float]:
+    scene = canvas.scene
+    sections = scene.display_sections()
+    if not sections:
+        return 0, 0
+    spec = scene.presentation["display"]
+    canvas.add(_text(x0, y0 + 14, scene.text(spec.get("title", "Display")), 15, weight="bold"))
+    y = y0 + 24
+    width = 0.0
+    for section, spaces in sections:
+        canvas.add(f'<rect x="{x0}" y="{y}" width="118" height="30" rx="4" fill="#3d3d3d"/>',
+                   _text(x0 + 6, y + 19, scene.label(section), 12, weight="bold", fill="#fff"))
+        x = x0 + 136
+        for space in spaces:
+            x = _space(canvas, space, spec, x, y + 15)
+        box = (spec.get("boxes") or {}).get(section)
+        if box:
+            x = _tokens(canvas, box, x + 10, y + 15)
+        width = max(width, x - x0)
+        y += 34
+    return width, y - y0
+
+
+def _space(canvas: _Canvas, space: dict, spec: dict, x: float, cy: float) -> float:
+    scene = canvas.scene
+    pawn = spec.get("pawn") or {}
+    owner = space.get(pawn.get("attribute", ""))
+    ring = "#f4f1e8"
+    body = [f'<circle cx="{x + 13:.1f}" cy="{cy:.1f}" r="13" fill="{ring}" stroke="#555" stroke-width="1.5"/>']
+    param = spec.get("param") or {}
+    value = space.get(param.get("attribute", ""))
+    if value is not None:
+        values = value if isinstance(value, list) else [value]
+        for i, v in enumerate(values):
+            colour = scene.colour_known(param.get("palette"), v)
+            if colour:
+                body.append(f'<circle cx="{x + 13 + (i - (len(values) - 1) / 2) * 8:.1f}" cy="{cy + 13:.1f}" '
+                            f'r="4.5" fill="{colour}" stroke="#333" stroke-width="0.7"/>')
+            else:
+                body.append(_text(x + 13, cy + 22, _fit(scene.label(v), 6), 8, "middle"))
+    if owner is not None:
+        fill = scene.colour(pawn.get("palette"), owner)
+        body.append(f'<rect x="{x + 6:.1f}" y="{cy - 9:.1f}" width="14" height="18" rx="6" fill="{fill}" '
+                    f'stroke="#111" stroke-width="1.2"/>')
+    title = scene.describe_space(space, spec) + (f" — {scene.label(owner)}" if owner is not None else "")
+    canvas.group(space["id"], title, "".join(body), "space")
+    return x + 30
+
+
+def _tokens(canvas: _Canvas, source: dict, x: float, cy: float) -> float:
+    scene = canvas.scene
+    values = scene.read(source["from"]) or []
+    for value in values if isinstance(values, list) else [values]:
+        fill = scene.colour(source.get("palette"), value)
+        canvas.add(f'<g class="token">{_title(scene.label(value))}{_disk(x + 9, cy, 9, fill, scene.label(value)[:2])}</g>')
+        x += 21
+    return x
+
+
+# ---- rows: cards, tracks, tokens -------------------------------------------------------------
+
+def _rows(canvas: _Canvas, x0: float, y0: float) -> tuple[float, float]:
+    scene = canvas.scene
+    y, width = y0, 0.0
+    for source in scene.presentation.get("rows", []):
+        values = scene.read(source["from"])
+        values = values if isinstance(values, list) else ([] if values is None else [values])
+        canvas.add(_text(x0, y + 14, scene.text(source.get("label", source["from"])), 14, weight="bold"))
+        kind = source.get("as", "cards" if all(v in scene.ruleset.cards for v in values) and values else "tokens")
+        if kind == "cards":
+            for i, ident in enumerate(values):
+                _card(canvas, ident, x0 + i * (CARD_W + 8), y + 22, i + 1)
+            width, y = max(width, len(values) * (CARD_W + 8)), y + 22 + CARD_H + 12
+        else:
+            for i, value in enumerate(values):
+                fill = scene.colour(source.get("palette"), value)
+                body = (f'<rect x="{x0 + i * 112}" y="{y + 22}" width="104" height="24" rx="4" fill="{fill}" '
+                        f'stroke="#222"/>' + _text(x0 + i * 112 + 52, y + 38, f"{i + 1}. {scene.label(value)}",
+                                                   11, "middle", "bold", _ink(fill)))
+                entity = value if isinstance(value, str) and value in scene.ent else None
+                canvas.group(entity, scene.label(value), body, "track")
+            width, y = max(width, len(values) * 112), y + 56
+    return width, y - y0
+
+
+def _card(canvas: _Canvas, ident: str, x: float, y: float, slot: int) -> None:
+    scene = canvas.scene
+    name = scene.label(ident)
+    text = scene.card_text(ident)
+    body = [f'<rect x="{x}" y="{y}" width="{CARD_W}" height="{CARD_H}" rx="7" fill="#fffaf0" stroke="#7a5c2e" '
+            f'stroke-width="2"/>', f'<rect x="{x}" y="{y}" width="{CARD_W}" height="22" rx="7" fill="#7a5c2e"/>',
+            _text(x + 8, y + 15, _fit(f"{slot}. {name}", 24), 11, weight="bold", fill="#fff")]
+    for i, line in enumerate(textwrap.wrap(text, 30)[:7]):
+        body.append(_text(x + 6, y + 35 + i * 11.5, line, 8.5))
+    canvas.group(ident, f"{name}: {text}" if text else name, "".join(body), "card")
+
+
+# ---- panels, counters, log ---------------------------------------------------------------------
+
+def _panels(canvas: _Canvas, x0: float, y0: float, columns: int) -> tuple[float, float]:
+    scene = canvas.scene
+    spec = scene.presentation["panels"]
+    records = scene.panels()
+    fields = spec.get("fields", [])
+    height = 34 + 22 * len(fields)
+    for i, record in enumerate(records):
+        x, y = x0 + (i % columns) * (PANEL_W + 10), y0 + (i // columns) * (height + 10)
+        colour = scene.colour(spec.get("palette"), record["id"]) if spec.get("palette") else "#555"
+        owner = scene.owner_of(record)
+        heading = scene.label(record["id"]) + (f" — {scene.label(owner)}" if owner else "")
+        body = [f'<rect x="{x}" y="{y}" width="{PANEL_W}" height="{height}" rx="6" fill="#fbfbf8" stroke="{colour}" '
+                f'stroke-width="3"/>', f'<rect x="{x}" y="{y}" width="{PANEL_W}" height="26" rx="6" fill="{colour}"/>',
+                _text(x + 8, y + 18, heading, 13, weight="bold", fill=_ink(colour))]
+        lines = []
+        for j, field in enumerate(fields):
+            fy = y + 46 + j * 22
+            label = scene.text(field.get("label", field["attribute"]))
+            value = record.get(field["attribute"])
+            body.append(_text(x + 8, fy, label, 11, fill="#555"))
+            body.append(_field_value(scene, field, value, x + 134, fy))
+            lines.append(f"{label}: {scene.label(value)}")
+        canvas.group(record["id"], heading + "\n" + "\n".join(lines), "".join(body), "panel")
+    rows = (len(records) + columns - 1) // columns
+    return min(len(records), columns) * (PANEL_W + 10), rows * (height + 10)
+
+
+def _field_value(scene: Scene, field: dict, value: Any, x: float, y: float) -> str:
+    if isinstance(value, list) and field.get("palette"):
+        return "".join(_disk(x + 8 + i * 19, y - 4, 8, scene.colour(field["palette"], v), scene.label(v)[:2])
+                       for i, v in enumerate(value[:6])) + (_text(x + 124, y, f"+{len(value) - 6}", 10)
+                                                            if len(value) > 6 else "")
+    shown = scene.label(value) if not isinstance(value, list) else (scene.label(value) or "—")
+    return _text(x, y, _fit(shown, 17), 12, weight="bold")
+
+
+def _counter_text(scene: Scene, source: dict) -> str:
+    value = scene.read(source["from"])
+    shown = len(value) if isinstance(value, list) else scene.label(value)
+    return f"{scene.text(source.get('label', source['from']))}: {shown}"
+
+
+def _header(canvas: _Canvas, width: float) -> None:
+    scene = canvas.scene
+    title = scene.ruleset.title or scene.ruleset.name
+    who = scene.seat_name()
+    canvas.add(f'<rect x="0" y="0" width="{width}" height="54" fill="#2b2118"/>',
+               _text(16, 24, title, 19, weight="bold", fill="#f3e3c0"),
+               _text(width - 16, 24, f"{scene.text('view of')} {who}" if who else scene.text("all seats (omniscient)"),
+                     12, "end", fill="#f3e3c0"))
+    counters = "   ".join(_counter_text(scene, c) for c in scene.presentation.get("counters", []))
+    canvas.add(_text(16, 44, counters[:220], 11, fill="#e0d2b0"))
+    pending = scene.state.get("pending")
+    if pending:
+        canvas.add(_text(width - 16, 44, f"{scene.label(pending['actor'])}: {pending.get('prompt') or 'to choose'}"[:110],
+                         11, "end", fill="#ffd27a"))
+
+
+def _log(canvas: _Canvas, x0: float, y0: float, width: float) -> float:
+    scene = canvas.scene
+    count = scene.presentation.get("log", {}).get("lines", 10)
+    lines = [line if isinstance(line, str) else f"[to {scene.label(line[0])}] {line[1]}"
+             for line in scene.state.get("log", [])][-count:] if count else []
+    if not lines:
+        return 0
+    canvas.add(_text(x0, y0 + 14, scene.text("Log"), 14, weight="bold"))
+    per_line = max(20, int(width / 6.3))
+    y = y0 + 32
+    for line in lines:
+        for part in textwrap.wrap(line, per_line)[:2]:
+            canvas.add(_text(x0, y, part, 10, fill="#333"))
+            y += 13
+    return y - y0
+
+
+def _scores(canvas: _Canvas, x0: float, y0: float) -> float:
+    scene = canvas.scene
+    canvas.add(_text(x0, y0 + 14, scene.text("Scores"), 14, weight="bold"))
+    for i, (player, score) in enumerate(scene.scores()):
+        canvas.add(_text(x0 + i * 130, y0 + 34, f"{player}: {score}", 12))
+    return 44
+
+
+def render_scene(scene: Scene) -> str:
+    canvas = _Canvas(scene)
+    top = 70
+    board_w, board_h = _board(canvas, 16, top)
+    display_x = 16 + board_w + (24 if board_w else 0)
+    display_w, display_h = _display(canvas, display_x, top)
+    y = top + max(board_h, display_h) + 16
+    rows_w, rows_h = _rows(canvas, 16, y)
+    y += rows_h
+    y += _scores(canvas, 16, y) + 8
+    left_w = max(display_x + display_w, 16 + rows_w, 700)
+    log_x = left_w + 20
+    log_h = _log(canvas, log_x, top, 340)
+    width = max(log_x + 350 if log_h else left_w + 16, 16 + 3 * (PANEL_W + 10))
+    columns = max(1, int((width - 16) // (PANEL_W + 10)))
+    if len(scene.panels()) * (PANEL_W + 10) > left_w:  # the panels reach under the log
+        y = max(y, top + log_h + 8)
+    y += _panels(canvas, 16, y, columns)[1]
+    height = max(y, top + log_h) + 16
+    body = "\n".join(canvas.parts)
+    canvas.parts = []
+    _header(canvas, width)
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+            f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="{FONT}">\n'
+            f'<rect width="100%" height="100%" fill="#f6f0e2"/>\n' + "\n".join(canvas.parts) + "\n" + body + "\n</svg>\n")
