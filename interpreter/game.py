@@ -243,6 +243,12 @@ class Game:
     def clone(self) -> "Game":
         return Game(self.ruleset, _copy(self.state), self.lang)
 
+    def determinize(self, player: int, rng) -> "Game":
+        """A copy with everything hidden from *player* resampled with *rng* (a
+        ``random.Random``), consistent with what the player has seen (``determinize.py``)."""
+        from .determinize import determinize
+        return determinize(self, player, rng)
+
     def digest(self) -> str:
         """A hash of everything that decides the game's future (not the log)."""
         data = {k: v for k, v in self.state.items() if k != "log"}

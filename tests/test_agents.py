@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from speciation import Game, load_ruleset
-from speciation.agents import GameTooLong, HumanAgent, QuitGame, RandomAgent, make_agents, play_game
+from speciation.agents import GameTooLong, HumanAgent, QuitGame, RandomAgent, SeatView, make_agents, play_game
 from speciation.simulation import play_random_game, simulate
 
 TOY = Path(__file__).parent / "fixtures" / "toy"
@@ -32,7 +32,7 @@ def test_random_agents_finish_a_game_reproducibly(toy):
 def test_random_agent_does_not_touch_the_game_rng(toy):
     game = Game.new(toy, 2, 1)
     before = game.state["rng"]
-    RandomAgent(1, 0).choose(game)
+    RandomAgent(1, 0).choose(SeatView(game, 0))
     assert game.state["rng"] == before
 
 
@@ -46,17 +46,17 @@ def test_human_agent_reads_numbers_and_quits():
     shown: list[str] = []
     agent = HumanAgent(read=lambda prompt: next(answers), write=shown.append)
     game = Game.new(load_ruleset(str(TOY)), 2, 0)
-    assert agent.choose(game).value == 2
+    assert agent.choose(SeatView(game, 0)).value == 2
     assert shown[0] == "Player 1: how many" and shown[-1].startswith("please type a number")
     with pytest.raises(QuitGame):
-        agent.choose(game)
+        agent.choose(SeatView(game, 0))
 
 
 def test_human_agent_quits_at_end_of_input():
     def read(prompt: str) -> str:
         raise EOFError
     with pytest.raises(QuitGame):
-        HumanAgent(read=read, write=lambda text: None).choose(Game.new(load_ruleset(str(TOY)), 2, 0))
+        HumanAgent(read=read, write=lambda text: None).choose(SeatView(Game.new(load_ruleset(str(TOY)), 2, 0), 0))
 
 
 def test_make_agents():
@@ -79,3 +79,16 @@ def test_play_random_game_and_summary(toy):
     assert [r.seed for r in summary.results] == [3, 4, 5, 6]
     assert sum(summary.wins.values()) == 4 and summary.mean_actions == 6
     assert summary.to_dict()["games"] == 4
+
+
+def test_seat_view_shows_only_the_seat():
+    game = Game.new(load_ruleset("marine"), 3, 2)
+    seats = [SeatView(game, s) for s in range(3)]
+    deciding = game.current_player
+    assert seats[deciding].my_turn and seats[deciding].legal_actions() == game.legal_actions()
+    for seat in seats:
+        assert seat.view() == game.view(seat.seat) and seat.log() == game.log_for(seat.seat)
+        if seat.seat != deciding:
+            assert seat.legal_actions() == [] and seat.prompt == ""
+    game.apply(game.legal_actions()[0])  # a secret choice: only its player reads the line
+    assert len(seats[deciding].log()) == len(seats[(deciding + 1) % 3].log()) + 1

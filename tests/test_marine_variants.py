@@ -185,13 +185,13 @@ def test_polish_names_cover_the_pieces():
 
 
 def test_polish_game_is_the_same_game():
-    from speciation.agents import RandomAgent
+    from speciation.agents import RandomAgent, SeatView
 
     games = [_new([], 2, seed=4), _new([], 2, seed=4, lang="pl")]
     agents = [[RandomAgent(4, seat) for seat in range(2)] for _ in games]
     for _ in range(80):
         for game, seats in zip(games, agents):
-            game.apply(seats[game.current_player].choose(game))
+            game.apply(seats[game.current_player].choose(SeatView(game, game.current_player)))
     english, polish = games
 
     assert english.digest() == polish.digest()  # the language is presentation only

@@ -2,8 +2,9 @@
 
 One module per agent; :mod:`.base` holds the interface and the loop that plays a game.
 """
-from .base import Agent, GameTooLong, QuitGame, make_agents, play_game
+from .base import Agent, GameTooLong, QuitGame, SeatView, make_agents, play_game, seat_views
 from .human import HumanAgent
 from .random_agent import RandomAgent
 
-__all__ = ["Agent", "GameTooLong", "HumanAgent", "QuitGame", "RandomAgent", "make_agents", "play_game"]
+__all__ = ["Agent", "GameTooLong", "HumanAgent", "QuitGame", "RandomAgent", "SeatView", "make_agents",
+           "play_game", "seat_views"]

@@ -1,4 +1,10 @@
-"""Agents that make a game's decisions, and the loop that plays a game with them.
+"""Agents that make a game's decisions, the seat handle they decide through, and the loop
+that plays a game with them.
+
+An agent never holds the :class:`Game`: it is given a :class:`SeatView`, which shows only
+what its seat may see (the seat's view, its own log lines, the legal actions when it is the
+seat's turn) and can make a *determinized* copy of the game (everything hidden from the seat
+resampled), the only full game an agent may search. See ``docs/agents.md``.
 
 >>> from speciation import Game, load_ruleset
 >>> game = Game.new(load_ruleset("tests/fixtures/toy"), players=2, seed=3)  # doctest: +SKIP
@@ -7,15 +13,86 @@ True
 """
 from __future__ import annotations
 
-from typing import Callable, Protocol, Sequence
+import random
+from typing import Any, Callable, Protocol, Sequence
 
 from ..interpreter.game import Action, Game
 
 
-class Agent(Protocol):
-    """Anything that picks one of the legal actions of the pending decision."""
+class SeatView:
+    """What one seat may know of a game in progress, and the seat's decisions.
 
-    def choose(self, game: Game) -> Action:
+    ``seat`` is the player's index (0-based). Everything here is safe for the seat: nothing
+    reads what the ruleset hides from it (``hidden_lists``, ``secret_lists``,
+    ``private_attributes``, others' private choices and log lines, the random generator)."""
+
+    __slots__ = ("_game", "seat")
+
+    def __init__(self, game: Game, seat: int):
+        self._game = game
+        self.seat = seat
+
+    @property
+    def players(self) -> int:
+        """How many players the game has."""
+        return len(self._game.state["players"])
+
+    @property
+    def ruleset(self):
+        """The rules (public: every seat knows them)."""
+        return self._game.ruleset
+
+    @property
+    def my_turn(self) -> bool:
+        """Is the pending decision this seat's?"""
+        return self._game.current_player == self.seat
+
+    @property
+    def is_over(self) -> bool:
+        return self._game.is_over
+
+    @property
+    def actor(self) -> Any:
+        """Who decides now (a player, or an entity a player controls); public."""
+        return self._game.current_actor
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat deciding now, or None when the game is over."""
+        return self._game.current_player
+
+    @property
+    def prompt(self) -> str:
+        """The prompt of this seat's pending decision ("" when it is not its turn)."""
+        return self._game.prompt if self.my_turn else ""
+
+    def legal_actions(self) -> list[Action]:
+        """The legal actions of this seat's pending decision ([] when it is not its turn)."""
+        return self._game.legal_actions() if self.my_turn else []
+
+    def view(self) -> dict:
+        """The seat's view of the state (``Game.view``): a fresh copy, safe to keep or change."""
+        return self._game.view(self.seat)
+
+    def log(self, start: int = 0) -> list[str]:
+        """The log lines this seat may read, from number *start* on."""
+        return self._game.log_for(self.seat)[start:]
+
+    def label(self, value: Any) -> str:
+        """The display name of a value (an entity, a list, a number), in the game's language."""
+        return self._game.label(value)
+
+    def determinize(self, rng: random.Random) -> Game:
+        """A full copy of the game in which everything hidden from this seat is resampled
+        (using *rng*, the agent's own generator) consistently with what the seat has seen;
+        an agent may search it freely (``Game.determinize``)."""
+        return self._game.determinize(self.seat, rng)
+
+
+class Agent(Protocol):
+    """Anything that picks one of the legal actions of its seat's pending decision."""
+
+    def choose(self, seat: SeatView) -> Action:
         ...
 
 
@@ -48,19 +125,27 @@ def make_agents(spec: str, players: int, seed: int = 0) -> list[Agent]:
     return agents
 
 
+def seat_views(game: Game) -> list[SeatView]:
+    """One handle per seat of *game*."""
+    return [SeatView(game, seat) for seat in range(len(game.state["players"]))]
+
+
 def play_game(game: Game, agents: Sequence[Agent], on_log: Callable[[str], None] | None = None,
               max_actions: int | None = None) -> Game:
-    """Let each player's agent decide until the game is over; returns the game.
+    """Let each player's agent decide, through its seat's :class:`SeatView`, until the game
+    is over; returns the game.
 
     *on_log* receives every new log line, before each decision and at the end.
     Rule errors (:class:`RuleRuntimeError`) and :class:`QuitGame` propagate."""
+    seats = seat_views(game)
     shown = game.log_size
     taken = 0
     while not game.is_over:
         shown = _flush(game, on_log, shown)
         if max_actions is not None and taken >= max_actions:
             raise GameTooLong(f"the game did not end within {max_actions} actions")
-        game.apply(agents[game.current_player].choose(game))
+        player = game.current_player
+        game.apply(agents[player].choose(seats[player]))
         taken += 1
     _flush(game, on_log, shown)
     return game

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..interpreter.game import Action, Game
-from .base import QuitGame
+from ..interpreter.game import Action
+from .base import QuitGame, SeatView
 
 
 class HumanAgent:
@@ -15,9 +15,9 @@ class HumanAgent:
         self.read = read
         self.write = write
 
-    def choose(self, game: Game) -> Action:
-        actions = game.legal_actions()
-        self.write(f"{game.label(game.current_actor)}: {game.prompt or 'choose'}")
+    def choose(self, seat: SeatView) -> Action:
+        actions = seat.legal_actions()
+        self.write(f"{seat.label(seat.actor)}: {seat.prompt or 'choose'}")
         for number, action in enumerate(actions, 1):
             self.write(f"  {number}. {action.label}")
         while True:

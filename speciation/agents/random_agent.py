@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import random
 
-from ..interpreter.game import Action, Game
+from ..interpreter.game import Action
+from .base import SeatView
 
 
 class RandomAgent:
@@ -13,5 +14,5 @@ class RandomAgent:
     def __init__(self, seed: int = 0, seat: int = 0):
         self.rng = random.Random(f"speciation-agent:{seed}:{seat}")
 
-    def choose(self, game: Game) -> Action:
-        return self.rng.choice(game.legal_actions())
+    def choose(self, seat: SeatView) -> Action:
+        return self.rng.choice(seat.legal_actions())

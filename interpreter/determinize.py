@@ -1,0 +1,110 @@
+"""Determinization: a copy of a game in which everything hidden from one seat is resampled.
+
+Search agents (and anything else that must not cheat) play on such copies. What is hidden
+comes only from the ruleset's declarations (its constants), the same ones ``Game.view`` uses:
+
+``hidden_lists``
+    attributes whose *order* is secret (a shuffled bag or deck whose contents are known):
+    each such list is reshuffled.
+``secret_lists``
+    attributes whose *contents* are secret (face-down piles): their items are dealt anew.
+``private_attributes``
+    attributes only the entity's controlling player sees (a hand): other players' items are
+    dealt anew.
+``hidden_groups`` (optional)
+    groups of the secret and private attributes between which hidden items may trade places
+    (cards dealt from a pile into hands and back); an attribute in no group keeps its own items.
+``hidden_tails`` (optional)
+    ``{attribute: N}``: the last N items of such a list were shuffled apart from the rest (a
+    card known to lie among the last N); they are reshuffled only among themselves.
+
+The seat's view of the copy equals its view of the game. The copy also gets a fresh random
+generator (future chance is unknown too), no scripted chance, no private log lines of other
+players, and another player's pending options renamed like the items they came from.
+Not resampled: local names of rules paused mid-way (the stack), which no view shows.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from . import rng as game_rng
+
+
+def determinize(game, seat: int, generator: random.Random):
+    """A copy of *game* with what *seat* cannot see resampled using *generator*."""
+    copy = game.clone()
+    state = copy.state
+    constants = game.ruleset.constants
+    me = state["players"][seat]
+    tails = constants.get("hidden_tails") or {}
+    secret = set(constants.get("secret_lists") or [])
+    private = set(constants.get("private_attributes") or [])
+    order_only = set(constants.get("hidden_lists") or []) - secret - private
+    group_of = {attr: attr for attr in secret | private}
+    for group in constants.get("hidden_groups") or []:
+        for attr in group:
+            group_of[attr] = group[0]
+
+    slots: dict[Any, list[tuple[Any, Any]]] = {}
+    for ident in sorted(state["ent"]):
+        record = state["ent"][ident]
+        for attr in sorted(order_only & set(record)):
+            if isinstance(record[attr], list):
+                for start, stop in _segments(record[attr], tails.get(attr, 0)):
+                    _collect(slots, (ident, attr, start), record[attr], range(start, stop))
+        owner = record["id"] if record.get("kind") == "player" else record.get("player")
+        for attr in sorted((secret | private) & set(record)):
+            if attr not in secret and owner == me:
+                continue  # the seat's own private things are known to it
+            value = record[attr]
+            if not isinstance(value, list):
+                if attr in private and attr not in secret:  # a private single value ('?' in views)
+                    _collect(slots, group_of[attr], record, [attr])
+                continue
+            segments = _segments(value, tails.get(attr, 0))
+            for number, (start, stop) in enumerate(segments):
+                key = group_of[attr] if number == 0 else (ident, attr, "tail")
+                _collect(slots, key, value, range(start, stop))
+
+    renamed = _deal(slots, generator)
+    _rename_pending(copy, seat, renamed)
+    state["rng"] = game_rng.seed_state(generator.getrandbits(63))
+    state["chance"] = []
+    state["log"] = [line for line in state["log"] if isinstance(line, str) or line[0] == me]
+    copy.state_edited()
+    return copy
+
+
+def _segments(items: list, tail: int) -> list[tuple[int, int]]:
+    """The head and the tail of a list whose last *tail* items were shuffled apart."""
+    cut = max(0, len(items) - tail) if tail else len(items)
+    return [(0, cut), (cut, len(items))] if 0 < cut < len(items) else [(0, len(items))]
+
+
+def _collect(slots: dict, key: Any, container: Any, places) -> None:
+    slots.setdefault(key, []).extend((container, place) for place in places)
+
+
+def _deal(slots: dict, generator: random.Random) -> dict:
+    """Deal each group's items anew over its places (in an order that does not depend on
+    where they were); returns how unique items were renamed (old -> new)."""
+    renamed: dict = {}
+    for key in sorted(slots, key=repr):
+        places = slots[key]
+        old = [container[place] for container, place in places]
+        new = sorted(old, key=repr)
+        generator.shuffle(new)
+        for (container, place), item in zip(places, new):
+            container[place] = item
+        if len(set(map(repr, old))) == len(old):
+            renamed.update((repr(a), b) for a, b in zip(old, new))
+    return renamed
+
+
+def _rename_pending(game, seat: int, renamed: dict) -> None:
+    """Another player's pending options name items the seat cannot see: rename them."""
+    pending = game.state["pending"]
+    if pending is None or not renamed or game.player_of(pending["actor"]) == seat:
+        return
+    pending["options"] = [renamed.get(repr(option), option) for option in pending["options"]]

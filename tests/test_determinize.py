@@ -1,0 +1,63 @@
+"""Game.determinize: what a seat cannot see is resampled, what it can see is kept."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from speciation import Game, load_ruleset
+from speciation.agents import RandomAgent, SeatView
+
+
+@pytest.fixture(scope="module")
+def rulesets():
+    return {name: load_ruleset(name) for name in ("original", "marine")}
+
+
+def _played(ruleset, players: int, seed: int, actions: int) -> Game:
+    game = Game.new(ruleset, players, seed)
+    agents = [RandomAgent(seed, seat) for seat in range(players)]
+    for _ in range(actions):
+        game.apply(agents[game.current_player].choose(SeatView(game, game.current_player)))
+    return game
+
+
+@pytest.mark.parametrize("name,players,actions", [("original", 3, 40), ("marine", 3, 0), ("marine", 4, 2),
+                                                  ("marine", 2, 60)])
+def test_every_seat_sees_the_copy_as_it_sees_the_game(rulesets, name, players, actions):
+    game = _played(rulesets[name], players, 7, actions)
+    for seat in range(players):
+        for seed in range(3):
+            copy = game.determinize(seat, random.Random(seed))
+            assert copy.view(seat) == game.view(seat)
+            assert copy.legal_actions() and not copy.is_over
+    assert game.digest() == _played(rulesets[name], players, 7, actions).digest()  # untouched
+
+
+def test_hidden_facts_vary_and_known_ones_stay(rulesets):
+    game = _played(rulesets["original"], 2, 3, 10)
+    decks = [game.determinize(0, random.Random(seed)).state["ent"]["game"]["deck"] for seed in range(6)]
+    assert len({tuple(d) for d in decks}) == 6  # the order of the deck is resampled...
+    assert all(sorted(d) == sorted(game.state["ent"]["game"]["deck"]) for d in decks)  # ...not its cards
+    assert {d[-1] for d in decks} == {"ice_age"}  # hidden_tails: Ice Age stays at the bottom
+    rngs = {game.determinize(0, random.Random(seed)).state["rng"] for seed in range(6)}
+    assert len(rngs) == 6 and game.state["rng"] not in rngs  # future chance is unknown too
+
+
+def test_other_players_secret_choices_are_resampled(rulesets):
+    game = _played(rulesets["marine"], 3, 5, 1)  # the first animal kept a trait in secret
+    [faction] = [f for f, r in game.state["ent"].items() if r.get("trait_kept")]
+    owner = game.player_of(faction)
+    other = game.current_player
+    assert other != owner
+    seen = {tuple(game.determinize(other, random.Random(s)).state["ent"][faction]["trait_kept"])
+            for s in range(8)}
+    assert len(seen) > 1
+    own = {tuple(game.determinize(owner, random.Random(s)).state["ent"][faction]["trait_kept"])
+           for s in range(4)}
+    assert own == {tuple(game.state["ent"][faction]["trait_kept"])}  # a seat knows its own
+    copy = game.determinize(owner, random.Random(0))  # another's pending private choice is renamed
+    hand = copy.state["ent"][copy.current_actor]["trait_hand"]
+    assert sorted(copy.state["pending"]["options"]) == sorted(hand)
+    assert any(game.determinize(owner, random.Random(s)).state["pending"]["options"]
+               != game.state["pending"]["options"] for s in range(4))
