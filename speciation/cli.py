@@ -16,13 +16,14 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from . import __version__
-from .agents import QuitGame, make_agents, play_game
+from .agents import QuitGame, make_agents
 from .commands import register_all
 from .dsl.errors import RuleErrors, SpeciationError
 from .dsl.loader import load_file
 from .dsl.ruleset import Ruleset, available_rulesets, find_ruleset, load_ruleset, variant_files
 from .interpreter.game import Game
 from .scenarios import run_scenarios, scenario_files
+from .session import Session
 from .simulation import MAX_ACTIONS, simulate
 from .vocabulary import text_lines, vocabulary
 
@@ -106,21 +107,34 @@ def cmd_check(args: argparse.Namespace) -> int:
 # ---- play --------------------------------------------------------------------------
 
 def cmd_play(args: argparse.Namespace) -> int:
-    ruleset = _load_for(args)
-    if isinstance(ruleset, int):
-        return ruleset
-    players = _player_count(ruleset, args.players)
-    if players is None:
-        return 2
+    if args.resume:
+        game = _resume(args.resume, args.lang)
+        if game is None:
+            return 1
+        ruleset, players = game.ruleset, len(game.state["players"])
+    else:
+        if not args.ruleset:
+            _err("error: name a RULESET to play, or --resume SAVE")
+            return 2
+        ruleset = _load_for(args)
+        if isinstance(ruleset, int):
+            return ruleset
+        players = _player_count(ruleset, args.players)
+        if players is None:
+            return 2
     try:
         agents = make_agents(args.agents, players, args.seed)
     except ValueError as exc:
         _err(f"error: {exc}")
         return 2
-    game = None
     try:
-        game = Game.new(ruleset, players, args.seed, lang=args.lang)
-        play_game(game, agents, on_log=None if args.quiet else print)
+        if not args.resume:
+            game = Game.new(ruleset, players, args.seed, lang=args.lang)
+        session = Session(game, agents, on_log=None if args.quiet else print)
+        session.audience = session.default_audience()
+        if args.resume and not args.quiet:
+            session.print_recent()
+        session.play()
     except QuitGame:
         print("game stopped")
         _save(game, args.save)
@@ -131,6 +145,17 @@ def cmd_play(args: argparse.Namespace) -> int:
     code = _print_result(game)
     _save(game, args.save)
     return code
+
+
+def _resume(path: str, lang: str | None) -> Game | None:
+    """A saved game to go on with, or None (after saying why)."""
+    try:
+        return Game.from_json(Path(path).read_text(encoding="utf-8"), lang=lang)
+    except OSError as exc:
+        _err(f"error: cannot read {path}: {exc.strerror}")
+    except (SpeciationError, ValueError) as error:
+        _err(f"error: {error}")
+    return None
 
 
 def _print_result(game: Game) -> int:
@@ -322,7 +347,8 @@ def build_parser() -> argparse.ArgumentParser:
     check.set_defaults(handler=cmd_check)
 
     play = commands.add_parser("play", help="play one game")
-    play.add_argument("ruleset", metavar="RULESET", help="ruleset folder or builtin name")
+    play.add_argument("ruleset", nargs="?", metavar="RULESET", help="ruleset folder or builtin name")
+    play.add_argument("--resume", metavar="SAVE", help="go on with a saved game (from --save) instead of a new one")
     play.add_argument("--players", type=_positive, metavar="N",
                       help="number of players (default: the ruleset's minimum)")
     _ruleset_options(play)

@@ -82,6 +82,11 @@ class SeatView:
         """The display name of a value (an entity, a list, a number), in the game's language."""
         return self._game.label(value)
 
+    @property
+    def lang(self) -> str | None:
+        """The language names are shown in (presentation only; None: the rule files' names)."""
+        return self._game.lang
+
     def determinize(self, rng: random.Random) -> Game:
         """A full copy of the game in which everything hidden from this seat is resampled
         (using *rng*, the agent's own generator) consistently with what the seat has seen;

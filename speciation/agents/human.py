@@ -1,32 +1,119 @@
-"""A person at the terminal."""
+"""A person at the terminal: the prompt, options that name what they are, and commands
+to look at the position (``board``, ``scores``, ``card NAME``, ``log``), ``undo`` and
+``help``. Everything shown comes from this seat's view."""
 from __future__ import annotations
 
+import unicodedata
 from typing import Callable
 
+from ..dsl.errors import did_you_mean
 from ..interpreter.game import Action
+from ..render import Scene, label_of, render_text
+from ..render.text import scores_text
 from .base import QuitGame, SeatView
+
+HELP = """commands at the prompt:
+  NUMBER       choose that option
+  board        the position as you see it (tiles, pieces, display, cards, panels, scores)
+  scores       each player's score
+  card NAME    a card's text (its name in any language the game has, or a part of it)
+  log [N|all]  the last N lines of the game log you may read (default 30)
+  undo         take back your last decision (and the other seats' replies after it)
+  help         this text
+  q            stop the game"""
+
+
+def _fold(text: str) -> str:
+    plain = unicodedata.normalize("NFKD", text.casefold().replace("ł", "l"))
+    return "".join(c for c in plain if not unicodedata.combining(c))
 
 
 class HumanAgent:
-    """Asks a person: shows the prompt and the numbered options, reads a number.
-    'q' (or the end of input) quits; anything else unusable asks again."""
+    """Asks a person: shows the prompt and the numbered options, reads a number or a
+    command. 'q' (or the end of input) quits. It sees the game only through its seat."""
+
+    interactive = True
 
     def __init__(self, read: Callable[[str], str] = input, write: Callable[[str], None] = print):
         self.read = read
         self.write = write
+        self.session = None       # set by a Session: undo
 
     def choose(self, seat: SeatView) -> Action:
         actions = seat.legal_actions()
-        self.write(f"{seat.label(seat.actor)}: {seat.prompt or 'choose'}")
+        scene = Scene.of(seat)
+        self.write(f"{scene.label(seat.actor)}: {seat.prompt or 'choose'}")
         for number, action in enumerate(actions, 1):
-            self.write(f"  {number}. {action.label}")
+            self.write(f"  {number}. {label_of(scene, action)}")
         while True:
             try:
-                answer = self.read(f"choice [1-{len(actions)}, q to quit]: ").strip().lower()
+                answer = self.read(f"choice [1-{len(actions)}, help, q]: ").strip()
             except EOFError:
                 raise QuitGame() from None
-            if answer in ("q", "quit"):
+            word, _, rest = answer.partition(" ")
+            word = word.lower()
+            if word in ("q", "quit"):
                 raise QuitGame()
             if answer.isdigit() and 1 <= int(answer) <= len(actions):
                 return actions[int(answer) - 1]
-            self.write(f"please type a number from 1 to {len(actions)}, or q to quit")
+            self.command(seat, word, rest.strip(), len(actions))
+
+    def command(self, seat: SeatView, word: str, rest: str, count: int) -> None:
+        """Answer one command typed at the prompt (anything but a choice)."""
+        if word in ("help", "?", "h"):
+            self.write(HELP)
+        elif word == "board":
+            self.write(render_text(seat))
+        elif word == "scores":
+            self.write(scores_text(Scene.of(seat)))
+        elif word == "card":
+            self.write(card_text(seat, rest))
+        elif word == "log":
+            lines = seat.log()
+            shown = len(lines) if rest == "all" else int(rest) if rest.isdigit() else 30
+            for line in lines[-shown:] if shown else []:
+                self.write(line)
+        elif word == "undo":
+            self._undo(seat.seat)
+        else:
+            self.write(f"please type a number from 1 to {count}, a command (help), or q to quit")
+
+    def _undo(self, seat: int) -> None:
+        if self.session is None:
+            self.write("undo is not available in this game")
+            return
+        reason = self.session.undo_refusal(seat)
+        if reason is not None:
+            self.write(f"cannot undo: {reason}")
+            return
+        from ..session import UndoRequest
+        raise UndoRequest(seat)
+
+
+def card_text(seat: SeatView, query: str) -> str:
+    """A card's name(s), deck and text, found by id or by name in any language."""
+    ruleset = seat.ruleset
+    if not query:
+        return "which card? type: card NAME"
+    names: dict[str, list[str]] = {}
+    for card in ruleset.cards.values():
+        names[card.id] = [card.id, card.name] + [labels[card.id] for labels in ruleset.labels.values()
+                                                  if card.id in labels]
+    wanted = _fold(query)
+    for test in (lambda n: _fold(n) == wanted, lambda n: _fold(n).startswith(wanted), lambda n: wanted in _fold(n)):
+        found = [ident for ident, ns in names.items() if any(test(n) for n in ns)]
+        if len(found) == 1:
+            return _describe_card(seat, found[0])
+        if found:
+            return "several cards match: " + ", ".join(sorted(seat.label(i) for i in found))
+    every = sorted({n for ns in names.values() for n in ns[1:]})  # names, not ids
+    hint = did_you_mean(query, every)
+    return f"no card named '{query}'" + (f" ({hint})" if hint else "")
+
+
+def _describe_card(seat: SeatView, ident: str) -> str:
+    card = seat.ruleset.cards[ident]
+    shown = seat.label(ident)
+    title = shown if shown == card.name else f"{shown} ({card.name})"
+    return f"{title} — {card.deck} card\n{card.text.strip()}"
+

@@ -8,6 +8,7 @@ is drawn, and how, comes from the ruleset's ``presentation`` section.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,10 +34,15 @@ class Scene:
     @classmethod
     def of(cls, source: Any, seat: int | None = None, lang: str | None = None, ruleset: Any = None,
            omniscient: bool = False) -> "Scene":
-        """A scene from a game (its seat's view; the whole state only if *omniscient*) or
-        from a view already taken (then *ruleset* is needed)."""
+        """A scene from a game (its seat's view; the whole state only if *omniscient*), from
+        a seat's handle (``SeatView``: its view), or from a view already taken (then
+        *ruleset* is needed)."""
         if isinstance(source, Scene):
             return source
+        if not hasattr(source, "state") and hasattr(source, "view") and hasattr(source, "seat"):
+            lang = lang if lang is not None else source.lang
+            state = source.view()
+            return cls(source.ruleset, state, source.seat, lang, with_defaults(source.ruleset, state))
         if isinstance(source, dict):
             if ruleset is None:
                 raise ValueError("a view needs its ruleset to be drawn")
@@ -217,8 +223,8 @@ class Scene:
         name = self.label(record["id"])
         param = (display.get("param") or {}).get("attribute")
         value = record.get(param) if param else None
-        if value is None or self.label(value).lower() in name.lower():
-            return name
+        if value is None or re.search(rf"(?<!\w){re.escape(self.label(value).lower())}(?!\w)", name.lower()):
+            return name  # the name already says it
         return f"{name}: {self.label(value)}"
 
 

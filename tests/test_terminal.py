@@ -1,0 +1,137 @@
+"""The terminal game (issue 9): at a human's prompt, the board, scores, card texts, the
+log and undo; the setup log printed; another seat's private lines never printed; resume."""
+import io
+import sys
+
+import pytest
+
+from speciation import Game, load_ruleset
+from speciation.agents import HumanAgent, QuitGame, RandomAgent
+from speciation.cli import main
+from speciation.session import Session, UndoRefused
+
+
+def play(capsys, monkeypatch, answers, *args):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("".join(a + "\n" for a in answers)))
+    code = main(["play", *args])
+    return code, capsys.readouterr().out
+
+
+def test_prompt_commands_show_board_scores_cards_and_log(capsys, monkeypatch):
+    code, out = play(capsys, monkeypatch, ["help", "board", "scores", "card predator", "card preditor", "log 2", "q"],
+                     "original", "--players", "3", "--agents", "human,random,random", "--seed", "1")
+    assert code == 0 and out.rstrip().endswith("game stopped")
+    # the setup part of the log: who plays which animal, where the species start
+    assert out.startswith("Player 1 plays the Reptiles\n") and "Reptiles adds 2 species to 1,0" in out
+    # options name what they are
+    assert "  15. Speciation 2: sun\n" in out and "  29. Competition 1: tundra, jungle, wetland\n" in out
+    assert "card NAME    a card's text" in out  # help
+    board = out[out.index("== Dominant Species — view of Player 1 =="):]
+    assert "desert 1,0             Reptiles 2  [grass, meat, sun, sun]" in board
+    assert "Speciation 1: meat = Birds" in board and "Dominance cards: Disease, Fertile, Omnivore" in board
+    assert "Reptiles (Player 1): VP 0; Elements sun, sun" in board
+    assert out.count("Scores: Player 1 0, Player 2 0, Player 3 0") == 2  # in the board, and 'scores'
+    assert "Predator — dominance card\nOn every tile you occupy, eliminate 1 opposing species" in out
+    assert "no card named 'preditor' (did you mean 'Predator'?)" in out
+    assert "choice [1-39, help, q]:   Birds: Planning: place an action pawn → Speciation 1\n" \
+           "choice [1-39, help, q]: game stopped" not in out  # 'log 2' printed two lines:
+    assert "choice [1-39, help, q]:   Amphibians: Planning: place an action pawn → Domination 3\n" \
+           "  Birds: Planning: place an action pawn → Speciation 1\nchoice" in out
+
+
+def test_card_names_in_the_chosen_language(capsys, monkeypatch):
+    code, out = play(capsys, monkeypatch, ["card asteroida", "card drapieżnik", "q"],
+                     "marine", "--players", "2", "--agents", "human,random", "--lang", "pl")
+    assert "Asteroida (Asteroid) — evolution card\nChoose a tile: eliminate all species" in out
+    assert "Drapieżnik (Predator) — evolution card" in out
+
+
+def test_no_other_seats_private_lines(capsys, monkeypatch):
+    # Marine's setup: each animal keeps a trait secretly; only the chooser may read its choice
+    game = Game.new(load_ruleset("marine"), 3, seed=1)
+    private = [line for line in game.state["log"] if not isinstance(line, str)]
+    code, out = play(capsys, monkeypatch, ["1", "q"], "marine", "--players", "3",
+                     "--agents", "random,human,random", "--seed", "1")
+    assert "[to " not in out
+    assert "Cephalopods: Setup: keep a trait (secretly)\n  1. Ancient Lineage\n" in out  # the human's own
+    assert "  Cephalopods: Setup: keep a trait (secretly) → Ancient Lineage" in out
+    for owner, line in private:  # the dealing and keeping of the others
+        if owner != "p2":
+            assert line.strip() not in out
+    assert "  Crustaceans: Setup: keep a trait (secretly) →" not in out
+
+
+def test_undo_takes_back_the_last_decision_and_the_replies(original_game):
+    game = original_game
+    answers = iter(["1", "undo", "2", "q"])
+    shown, digests = [], []
+    human = HumanAgent(read=lambda prompt: next(answers), write=shown.append)
+    asked = human.choose
+    human.choose = lambda g: digests.append(g.digest()) or asked(g)
+    session = Session(game, [human, RandomAgent(1, 1), RandomAgent(1, 2)], on_log=shown.append)
+    session.audience = session.default_audience()
+    with pytest.raises(QuitGame):
+        session.play()
+    assert "undone: back to Player 1's decision 'Planning: place an action pawn'" in shown
+    # asked again at the very position of the first decision, the agents' replies gone too
+    assert len(digests) == 4 and digests[2] == digests[0] != digests[1] and digests[3] != digests[2]
+    assert "  Reptiles: Planning: place an action pawn → Initiative 1" not in game.log
+    assert "  Reptiles: Planning: place an action pawn → Adaptation 1" in game.log
+
+
+@pytest.fixture
+def original_game():
+    return Game.new(load_ruleset("original"), 3, seed=1)
+
+
+def test_undo_restores_the_state_exactly(original_game):
+    game = original_game
+    session = Session(game, [HumanAgent(), RandomAgent(1, 1), RandomAgent(1, 2)], on_log=None)
+    while game.current_player != 0:
+        game.apply(RandomAgent(1, 9).choose(game))
+    digest = game.digest()
+    session.checkpoints.append(session.checkpoint(0))
+    game.apply(game.legal_actions()[0])
+    while game.current_player != 0:  # the agents reply (placing pawns: no chance)
+        game.apply(session.agents[game.current_player].choose(game))
+    assert session.undo_refusal(0) is None
+    session.undo(0)
+    assert game.digest() == digest and game.current_player == 0
+
+
+def test_undo_refused_after_chance_or_a_reveal():
+    toy = load_ruleset("tests/fixtures/toy")  # each turn draws a letter from the bag
+    game = Game.new(toy, 2, seed=1)
+    session = Session(game, [HumanAgent(), RandomAgent(1, 1)], on_log=None)
+    session.checkpoints.append(session.checkpoint(0))
+    game.apply(1)
+    assert session.undo_refusal(0) == "chance has been drawn since (something hidden may have been revealed)"
+    with pytest.raises(UndoRefused):
+        session.undo(0)
+    assert session.undo_refusal(1) == "there is no decision of yours to undo"
+    # Marine: a secret trait choice made public without any chance
+    game = Game.new(load_ruleset("marine"), 3, seed=1)
+    seat = game.current_player
+    session = Session(game, [HumanAgent(), HumanAgent(), HumanAgent()], on_log=None)
+    other = next(f for f, r in game.state["ent"].items()
+                 if r.get("trait_hand") and game.player_of(f) != seat)
+    session.checkpoints.append(session.checkpoint(seat))
+    record = game.state["ent"][other]
+    record["traits"], record["trait_hand"] = record["trait_hand"][:1], []   # revealed
+    assert session.undo_refusal(seat).startswith("something hidden from you has been revealed since")
+
+
+def test_resume_a_saved_game(capsys, monkeypatch, tmp_path):
+    save = tmp_path / "game.json"
+    code, out = play(capsys, monkeypatch, ["1", "1", "q"], "original", "--players", "2",
+                     "--agents", "human,random", "--save", str(save))
+    assert code == 0 and save.exists()
+    saved = Game.from_json(save.read_text())
+    code, out = play(capsys, monkeypatch, ["board", "q"], "--resume", str(save), "--agents", "human,random")
+    assert code == 0 and out.startswith("\n".join(saved.log_for(0)[-15:]))  # the recent log, then the prompt
+    assert f"{saved.label(saved.current_actor)}: {saved.prompt}\n" in out
+    assert "== Dominant Species — view of Player 1 ==" in out
+    code, out = play(capsys, monkeypatch, [], "--resume", str(save), "--agents", "random", "--quiet")
+    assert code == 0 and "winner: " in out
+    assert main(["play", "--resume", str(tmp_path / "missing.json")]) == 1
+    assert main(["play"]) == 2
