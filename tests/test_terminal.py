@@ -67,7 +67,7 @@ def test_undo_takes_back_the_last_decision_and_the_replies(original_game):
     shown, digests = [], []
     human = HumanAgent(read=lambda prompt: next(answers), write=shown.append)
     asked = human.choose
-    human.choose = lambda g: digests.append(g.digest()) or asked(g)
+    human.choose = lambda seat: digests.append(game.digest()) or asked(seat)
     session = Session(game, [human, RandomAgent(1, 1), RandomAgent(1, 2)], on_log=shown.append)
     session.audience = session.default_audience()
     with pytest.raises(QuitGame):
