@@ -160,3 +160,17 @@ def test_render_command(tmp_path, capsys, marine):
     assert "view of Player 2" in capsys.readouterr().out
     assert main(["render", str(save), "--seat", "9"]) == 2
     assert main(["render", str(save), "--out", str(tmp_path / "a.gif")]) == 2
+
+
+def test_tokens_beside_each_space_name_it(marine):
+    # Marine: the element beside each basic Speciation space, the terrain beside each
+    # Competition and Evolution space (a per_space box) are part of the space's label
+    game = played(marine, steps=60)
+    scene = Scene.of(game, seat=0)
+    box = game.state["ent"]["game"]["speciation_box"]
+    assert box, "the display has been seeded"
+    for i, element in enumerate(box):
+        assert scene.describe(f"speciation_{i + 1}") == f"Speciation {i + 1}: {element}"
+    markers = game.state["ent"]["game"]["evolution_markers"]
+    assert scene.describe("evolution_1") == f"Evolution 1: {markers[0]}"
+    assert scene.describe("speciation_5") == "Speciation (special: any element)"

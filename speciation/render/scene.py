@@ -219,13 +219,30 @@ class Scene:
         held = f" [{self.label(record[token])}]" if token and record.get(token) is not None else ""
         return f"{self.text('corner of')} " + " / ".join(around) + held
 
+    def beside(self, space_id: str) -> tuple[Any, str | None] | None:
+        """The token a ``per_space`` box puts beside this space (the i-th token of the box
+        belongs to the i-th space of its section), and its palette; None if there is none."""
+        if not hasattr(self, "_beside"):
+            self._beside: dict[str, tuple[Any, str | None]] = {}
+            boxes = (self.presentation.get("display") or {}).get("boxes") or {}
+            for section, spaces in self.display_sections():
+                box = boxes.get(section)
+                if box and box.get("per_space"):
+                    values = self.read(box["from"]) or []
+                    for space, value in zip(spaces, values if isinstance(values, list) else [values]):
+                        self._beside[space["id"]] = (value, box.get("palette"))
+        return self._beside.get(space_id)
+
     def describe_space(self, record: dict, display: dict) -> str:
         name = self.label(record["id"])
         param = (display.get("param") or {}).get("attribute")
         value = record.get(param) if param else None
-        if value is None or re.search(rf"(?<!\w){re.escape(self.label(value).lower())}(?!\w)", name.lower()):
-            return name  # the name already says it
-        return f"{name}: {self.label(value)}"
+        said = [] if value is None or re.search(rf"(?<!\w){re.escape(self.label(value).lower())}(?!\w)",
+                                                 name.lower()) else [self.label(value)]
+        beside = self.beside(record["id"])
+        if beside is not None:
+            said.append(self.label(beside[0]))
+        return f"{name}: {', '.join(said)}" if said else name
 
 
 def centre(cell: str, size: float) -> tuple[float, float]:

@@ -155,7 +155,7 @@ def _display(canvas: _Canvas, x0: float, y0: float) -> tuple[float, float]:
         for space in spaces:
             x = _space(canvas, space, spec, x, y + 15)
         box = (spec.get("boxes") or {}).get(section)
-        if box:
+        if box and not box.get("per_space"):
             x = _tokens(canvas, box, x + 10, y + 15)
         width = max(width, x - x0)
         y += 34
@@ -179,6 +179,10 @@ def _space(canvas: _Canvas, space: dict, spec: dict, x: float, cy: float) -> flo
                             f'r="4.5" fill="{colour}" stroke="#333" stroke-width="0.7"/>')
             else:
                 body.append(_text(x + 13, cy + 22, _fit(scene.label(v), 6), 8, "middle"))
+    beside = scene.beside(space["id"])
+    if beside is not None:
+        fill = scene.colour(beside[1], beside[0])
+        body.append(_disk(x + 24, cy - 10, 6.5, fill))
     if owner is not None:
         fill = scene.colour(pawn.get("palette"), owner)
         body.append(f'<rect x="{x + 6:.1f}" y="{cy - 9:.1f}" width="14" height="18" rx="6" fill="{fill}" '

@@ -69,7 +69,7 @@ def _display(scene: Scene) -> str:
             owner = space.get(pawn) if pawn else None
             shown.append(scene.describe_space(space, spec) + (f" = {scene.label(owner)}" if owner else ""))
         box = (spec.get("boxes") or {}).get(section)
-        extra = f"  <{scene.label(scene.read(box['from']) or [])}>" if box else ""
+        extra = f"  <{scene.label(scene.read(box['from']) or [])}>" if box and not box.get("per_space") else ""
         lines.append(f"  {scene.label(section)}{extra}: " + "; ".join(shown))
     return "\n".join(lines)
 
