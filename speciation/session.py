@@ -9,7 +9,6 @@ interactive seat decided since. Nothing here knows any game; the terminal game
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
@@ -28,7 +27,7 @@ class UndoRequest(Exception):
 class Checkpoint:
     """The state just before an interactive seat's decision."""
 
-    state: dict
+    game: Game                        # a copy of the game (state and whatever else it keeps)
     seat: int
     prompt: str
     hidden: list[tuple[str, str]]     # (entity, attribute) hidden from the seat then
@@ -145,7 +144,7 @@ class Session:
         state = self.game.state
         hidden = [(ident, attr) for ident, record in state["ent"].items()
                   for attr, value in record.items() if view["ent"][ident].get(attr) != value]
-        return Checkpoint(json.loads(json.dumps(state)), seat, self.game.prompt, hidden)
+        return Checkpoint(self.game.clone(), seat, self.game.prompt, hidden)
 
     # ---- undo --------------------------------------------------------------------------------
 
@@ -159,7 +158,7 @@ class Session:
             return "there is no decision of yours to undo"
         if self.checkpoints[-1] is not mark:
             return "another player has decided since"
-        before, now = mark.state, self.game.state
+        before, now = mark.game.state, self.game.state
         if before["rng"] != now["rng"] or before["chance"] != now["chance"]:
             return "chance has been drawn since (something hidden may have been revealed)"
         view = self.game.view(seat)
@@ -187,8 +186,8 @@ class Session:
             raise UndoRefused(reason)
         mark = self.checkpoints.pop()
         lang = self.game.lang
-        self.game.state = mark.state
-        self.game.__init__(self.game.ruleset, mark.state, lang)
+        self.game.__dict__.update(mark.game.__dict__)  # the same Game object: seat handles stay valid
+        self.game.lang = lang
         self.shown = min(self.shown, self.game.log_size)
         return mark.prompt
 

@@ -65,6 +65,8 @@ def test_every_drawn_entity_is_clickable(original):
     assert set(original.kind_members["space"]) <= drawn
     assert set(game.state["ent"]["game"]["slots"]) <= drawn
     assert {f for f in original.kind_members["faction"] if game.state["ent"][f]["in_play"]} <= drawn
+    box = game.state["ent"]["game"]["adaptation_box"]
+    assert box and set(box) <= set(re.findall(r'data-value="([^"]+)"', svg))  # tokens in boxes
     # hover text: a card's rule text, a cell's terrain and contents
     card = game.state["ent"]["game"]["slots"][0]
     text = original.cards[card].text.strip()

@@ -197,7 +197,8 @@ def _tokens(canvas: _Canvas, source: dict, x: float, cy: float) -> float:
     values = scene.read(source["from"]) or []
     for value in values if isinstance(values, list) else [values]:
         fill = scene.colour(source.get("palette"), value)
-        canvas.add(f'<g class="token">{_title(scene.label(value))}{_disk(x + 9, cy, 9, fill, scene.label(value)[:2])}</g>')
+        canvas.add(f'<g class="token" data-value={quoteattr(str(value))}>{_title(scene.label(value))}'
+                   f'{_disk(x + 9, cy, 9, fill, scene.label(value)[:2])}</g>')
         x += 21
     return x
 
