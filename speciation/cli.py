@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 import unicodedata
@@ -37,8 +38,14 @@ def _err(text: str) -> None:
     print(text, file=sys.stderr)
 
 
-def _load(name: str, variants: Sequence[str] = (), mods: Sequence[str] = ()) -> Ruleset | None:
-    """Load a ruleset, or print why not and return None."""
+def _load(name: str, variants: Sequence[str] = (), mods: Sequence[str] = ()) -> Ruleset | int:
+    """Load a ruleset, or print why not and return the exit code: 2 if no ruleset has that
+    name or folder (a usage error), 1 if its files have errors."""
+    try:
+        find_ruleset(name)
+    except RuleErrors as errors:
+        _err(errors.format())
+        return 2
     try:
         return load_ruleset(name, list(variants or ()), list(mods or ()))
     except RuleErrors as errors:
@@ -47,7 +54,7 @@ def _load(name: str, variants: Sequence[str] = (), mods: Sequence[str] = ()) -> 
         _err(f"error: {error}")
     except Exception as exc:  # a crash of the loader itself: say so plainly
         _err(f"internal error while loading '{name}' (a bug in Speciation): {type(exc).__name__}: {exc}")
-    return None
+    return 1
 
 
 def _positive(text: str) -> int:
@@ -78,10 +85,10 @@ def _language_ok(ruleset: Ruleset, lang: str | None) -> bool:
 
 def _load_for(args: argparse.Namespace) -> Ruleset | int:
     """The ruleset a command names (with its variants and mods), or the exit code if it
-    cannot be loaded (1) or lacks the asked language (2)."""
+    cannot be found (2) or loaded (1), or lacks the asked language (2)."""
     ruleset = _load(args.ruleset, args.variant, args.mod)
-    if ruleset is None:
-        return 1
+    if isinstance(ruleset, int):
+        return ruleset
     if not _language_ok(ruleset, args.lang):
         return 2
     return ruleset
@@ -94,14 +101,14 @@ def cmd_check(args: argparse.Namespace) -> int:
     if not targets:
         _err("no built-in rulesets to check")
         return 0
-    failed = False
+    code = 0
     for target in targets:
         ruleset = _load(target, args.variant, args.mod)
-        if ruleset is None:
-            failed = True
+        if isinstance(ruleset, int):
+            code = max(code, ruleset)
             continue
         print(f"ok: {ruleset.name} {ruleset.version} ({len(ruleset.cards)} cards)")
-    return 1 if failed else 0
+    return code
 
 
 # ---- play --------------------------------------------------------------------------
@@ -403,3 +410,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         _err("interrupted")
         return 130
+    except BrokenPipeError:
+        return _closed_pipe()
+
+
+def _closed_pipe() -> int:
+    """The reader of our output went away (``speciation list x | head -1``): stop quietly.
+    Standard output is pointed at the null device so that Python's final flush does not
+    complain either; the exit code is the shell's for a closed pipe (128 + SIGPIPE)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    return 141
