@@ -103,6 +103,20 @@ class SaveFileError(SpeciationError):
     """A saved game that cannot be read, or belongs to another ruleset or version."""
 
 
+class ReplayError(SaveFileError):
+    """A recorded decision that is no longer legal when a game's history is replayed (the
+    rules changed since). ``number`` is the decision's index in the history (0-based),
+    ``prompt`` and ``value`` what it was, ``game`` the game replayed up to just before it."""
+
+    def __init__(self, message: str, number: int, prompt: str, value: object, game: object):
+        super().__init__(message)
+        self.number, self.prompt, self.value, self.game = number, prompt, value, game
+
+
+class ArgumentError(SpeciationError, ValueError):
+    """A bad argument to the game API (a seat number, a seed, a player count)."""
+
+
 def did_you_mean(word: str, candidates: Iterable[str]) -> str:
     """A 'did you mean' hint, or '' when nothing is close."""
     close = get_close_matches(word, list(candidates), n=3, cutoff=0.6)

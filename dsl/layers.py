@@ -9,6 +9,7 @@ or a mod states only what differs. Compiling what is collected is
 """
 from __future__ import annotations
 
+import hashlib
 import re
 from importlib import resources
 from pathlib import Path
@@ -45,6 +46,14 @@ def find_ruleset(name_or_path: str) -> Path:
         return candidate
     hint = did_you_mean(name_or_path, available_rulesets())
     raise RuleErrors([LoadError(f"no ruleset named '{name_or_path}'", Span(name_or_path, 0, 0), hint)])
+
+
+def _digest(files) -> str:
+    """A content digest of named texts: the file names (relative) and their text."""
+    h = hashlib.sha256()
+    for name, text in files:
+        h.update(name.encode() + b"\0" + text.encode("utf-8", "surrogatepass") + b"\0")
+    return h.hexdigest()[:16]
 
 
 def slug(name: str) -> str:
@@ -105,6 +114,7 @@ class Definitions:
         self.player_limits: dict[str, int] = {}
         self.in_mod = False
         self.labels: dict[str, dict[str, str]] = {}
+        self.mod_digests: list[str] = []
         self.presentation: dict[str, Any] = {}
         self.presentation_spans: dict[tuple, Span] = {}
 
@@ -154,10 +164,30 @@ class Definitions:
                 self.add_layer([(known[name], document)])
         for mod in mods:
             self.layer += 1
-            paths = sorted(Path(mod).rglob("*.yaml")) if Path(mod).is_dir() else [Path(mod)]
+            paths = self.mod_files(Path(mod))
             self.in_mod = True
             self.add_layer([(path, self.read(path)) for path in paths])
+            self.mod_digests.append(_digest((path.relative_to(mod).as_posix() if path != Path(mod) else path.name,
+                                             self.sources.get(str(path), "")) for path in paths))
         return self.compile(root, variants, mods)
+
+    def mod_files(self, mod: Path) -> list[Path]:
+        """A mod's rule files: the file itself, or every ``*.yaml`` under the folder. A
+        symbolic link is refused (a shared mod must not make us read files outside it)."""
+        if mod.is_symlink():
+            self.errors.append(LoadError("a mod may not be a symbolic link", Span(str(mod), 0, 0)))
+            return []
+        if not mod.is_dir():
+            return [mod]
+        found = []
+        for path in sorted(mod.rglob("*")):
+            if path.is_symlink():
+                self.errors.append(LoadError("symbolic link in a mod folder refused (a mod's files must "
+                                             "be its own)", Span(str(path), 0, 0)))
+            elif path.suffix == ".yaml" and path.is_file() and not any(
+                    parent.is_symlink() for parent in path.relative_to(mod).parents if parent != Path(".")):
+                found.append(path)
+        return found
 
     def compile(self, root: Path, variants: list[str], mods: list[str]) -> Any:
         raise NotImplementedError

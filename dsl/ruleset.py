@@ -59,6 +59,7 @@ class Ruleset:
     labels: dict[str, dict[str, str]]
     digest: str
     presentation: dict[str, Any] = field(default_factory=dict)   # how the state looks (plain data)
+    mod_digests: list[str] = field(default_factory=list)         # content digest of each mod, in order
     sources: dict[str, str] = field(default_factory=dict, repr=False)
     compiler: Compiler | None = field(default=None, repr=False)
 
@@ -163,7 +164,7 @@ class _Builder(Definitions):
             player_defaults=dict(self.kinds.get("player", {})), grid=HexGrid.build(self.cells),
             functions=functions, macros=macros, triggers=triggers, effects=effects,
             nodes=compiler.nodes, cards=cards, variant_titles=self.variant_titles, labels=self.all_labels(cards),
-            digest=self.digest(), presentation=self.presentation, sources=self.sources, compiler=compiler)
+            digest=self.digest(), presentation=self.presentation, mod_digests=list(self.mod_digests), sources=self.sources, compiler=compiler)
 
     def all_labels(self, cards: dict[str, CardInfo]) -> dict[str, dict[str, str]]:
         labels = {lang: dict(names) for lang, names in self.labels.items()}

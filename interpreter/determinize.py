@@ -14,6 +14,9 @@ comes only from the ruleset's declarations (its constants), the same ones ``Game
 ``hidden_groups`` (optional)
     groups of the secret and private attributes between which hidden items may trade places
     (cards dealt from a pile into hands and back); an attribute in no group keeps its own items.
+``shown_heads`` (optional)
+    ``{attribute: flag}``: the first item of such a secret list is face up while the entity's
+    *flag* is true; it stays where it is.
 ``hidden_tails`` (optional)
     ``{attribute: N}``: the last N items of such a list were shuffled apart from the rest (a
     card known to lie among the last N); they are reshuffled only among themselves.
@@ -38,6 +41,7 @@ def determinize(game, seat: int, generator: random.Random):
     constants = game.ruleset.constants
     me = state["players"][seat]
     tails = constants.get("hidden_tails") or {}
+    heads = constants.get("shown_heads") or {}  # a face-up first item is known: it stays
     secret = set(constants.get("secret_lists") or [])
     private = set(constants.get("private_attributes") or [])
     order_only = set(constants.get("hidden_lists") or []) - secret - private
@@ -62,7 +66,8 @@ def determinize(game, seat: int, generator: random.Random):
                 if attr in private and attr not in secret:  # a private single value ('?' in views)
                     _collect(slots, group_of[attr], record, [attr])
                 continue
-            segments = _segments(value, tails.get(attr, 0))
+            shown = 1 if value and attr in secret and record.get(heads.get(attr)) is True else 0
+            segments = [(start + shown, stop) for start, stop in _segments(value[shown:], tails.get(attr, 0))]
             for number, (start, stop) in enumerate(segments):
                 key = group_of[attr] if number == 0 else (ident, attr, "tail")
                 _collect(slots, key, value, range(start, stop))

@@ -11,26 +11,29 @@ from __future__ import annotations
 
 import hashlib
 import json
+import secrets
 from typing import Any
 
-from ..dsl.errors import IllegalActionError, RuleRuntimeError, SaveFileError
-from . import rng
+from ..dsl.errors import ArgumentError, IllegalActionError, RuleRuntimeError
+from . import rng, saves, views
 from .machine import Machine
 
-SAVE_FORMAT = "speciation-save"
-SAVE_VERSION = 1
+SAVE_FORMAT, SAVE_VERSION = saves.SAVE_FORMAT, saves.SAVE_VERSION
 
 
 class Action:
-    """One legal option of the pending decision. ``value`` is plain data; ``label``
-    is its display text (computed when first asked for)."""
+    """One legal option of the pending decision. ``value`` is plain data (a copy: changing
+    it changes nothing in the game); ``label`` is its display text (computed when first
+    asked for); ``decision`` the id of the decision it answers (``Game.decision_id``), so
+    that it is refused by any other decision or game."""
 
-    __slots__ = ("value", "_label", "_describe")
+    __slots__ = ("value", "_label", "_describe", "decision")
 
-    def __init__(self, value: Any, label: str | None = None, describe=None):
+    def __init__(self, value: Any, label: str | None = None, describe=None, decision: str | None = None):
         self.value = value
         self._label = label
         self._describe = describe
+        self.decision = decision
 
     @property
     def label(self) -> str:
@@ -59,6 +62,9 @@ class Game:
         self.state = state
         self._machine = Machine(ruleset, state)
         self.lang = lang
+        self._token = secrets.token_hex(6)   # this game's identity (shared by its clones)
+        self._history: dict | None = None    # how the game began and its decisions; None: unknown
+        self.decision_number = 0             # decisions taken so far
 
     @property
     def lang(self) -> str | None:
@@ -79,11 +85,16 @@ class Game:
     @classmethod
     def new(cls, ruleset, players: int | None = None, seed: int = 0,
             chance: list | None = None, start: bool = True, lang: str | None = None) -> "Game":
-        """A new game for *players* players (default: the ruleset's minimum)."""
+        """A new game for *players* players (default: the ruleset's minimum); *seed* is an
+        integer from -2**63 to 2**64 - 1. Bad arguments raise :class:`ArgumentError`."""
         count = players if players is not None else ruleset.min_players
-        if not ruleset.min_players <= count <= ruleset.max_players:
-            raise ValueError(f"{ruleset.title or ruleset.name} takes {ruleset.min_players} to "
-                             f"{ruleset.max_players} players, not {count}")
+        if isinstance(count, bool) or not isinstance(count, int) or not ruleset.min_players <= count <= ruleset.max_players:
+            raise ArgumentError(f"{ruleset.title or ruleset.name} takes {ruleset.min_players} to "
+                                f"{ruleset.max_players} players, not {count!r}")
+        if isinstance(seed, bool) or not isinstance(seed, int) or not -2 ** 63 <= seed < 2 ** 64:
+            raise ArgumentError(f"the seed must be an integer from -2**63 to 2**64 - 1, not {seed!r:.60}")
+        if chance is not None and not isinstance(chance, list):
+            raise ArgumentError(f"chance must be a list of outcomes, not {type(chance).__name__}")
         entities = json.loads(json.dumps(ruleset.entities))
         ids = [f"p{i + 1}" for i in range(count)]
         for i, ident in enumerate(ids):
@@ -93,10 +104,33 @@ class Game:
                  "stack": [], "pending": None, "log": [], "chance": list(chance or []),
                  "steps": 0}
         game = cls(ruleset, state, lang)
+        game._history = {"seed": seed, "players": count, "chance": _copy(list(chance or [])), "decisions": []}
         if start:
             game._machine.start("main")
             game._machine.run()
         return game
+
+    @classmethod
+    def replay(cls, ruleset, history: dict, lang: str | None = None, stop: int | None = None) -> "Game":
+        """The game *history* records (``game.history``, or a save's), replayed under
+        *ruleset* (possibly changed since): a new game from the same start with the recorded
+        decisions taken in order (only the first *stop*, if given: for undo or step-by-step
+        replay). The first decision that is no longer legal raises :class:`ReplayError`,
+        which names it and holds the game replayed up to just before it."""
+        return saves.replay(cls, ruleset, history, lang=lang, stop=stop)
+
+    @property
+    def history(self) -> dict | None:
+        """How this game began and every decision taken, as plain data (a copy):
+        ``{"seed", "players", "chance", "decisions": [[actor, value], ...]}``; None when the
+        state was changed by hand or the game is a determinized copy (it cannot be replayed)."""
+        return _copy(self._history) if self._history is not None else None
+
+    @property
+    def decision_id(self) -> str | None:
+        """The id of the pending decision (None when the game is over): this game's identity
+        and the number of decisions taken before it. Actions carry it."""
+        return f"{self._token}/{self.decision_number}" if self.state["pending"] is not None else None
 
     # ---- the decision protocol ------------------------------------------------------
 
@@ -133,11 +167,14 @@ class Game:
         the next decision."""
         if macro not in self.ruleset.macros:
             raise RuleRuntimeError(f"the ruleset has no macro '{macro}'")
+        if not (macro == "main" and not args and not self.state["stack"] and self.decision_number == 0):
+            self._history = None  # not the game's own start: it cannot be replayed
         self._machine.start(macro, args)
         self._machine.run()
 
     def run_program(self, block, env: dict | None = None) -> None:
         """Run a block compiled with ``ruleset.compile_program`` until the next decision."""
+        self._history = None
         stack = self.state["stack"]
         stack.append([block.id, 0, dict(env or {}), len(stack)])
         self._machine.run()
@@ -152,22 +189,33 @@ class Game:
         if pending is None:
             return []
         describe = self._machine.option_describer()
-        actions = [Action(v, None, describe) for v in pending["options"]]
+        decision = self.decision_id
+        actions = [Action(_copy(v), None, describe, decision) for v in pending["options"]]
         if pending["optional"]:
-            actions.append(Action(None, PASS_LABEL))
+            actions.append(Action(None, PASS_LABEL, None, decision))
         return actions
 
     def apply(self, action: Any) -> None:
-        """Take one legal action; anything else raises and changes nothing."""
+        """Take one legal action; anything else raises and changes nothing.
+
+        *action* is an :class:`Action` from ``legal_actions()`` (refused if it was offered
+        for another decision or by another game) or a bare value, taken as an answer to the
+        pending decision."""
         pending = self.state["pending"]
         if pending is None:
             raise IllegalActionError("the game is over; no action is legal")
-        value = action.value if isinstance(action, Action) else action
-        if not (_offered(value, pending["options"]) or (value is None and pending["optional"])):
+        if isinstance(action, Action):
+            self._check_decision(action.decision, pending)
+            value = action.value
+        else:
+            value = action
+        index = _index(value, pending["options"])
+        if index is None and not (value is None and pending["optional"]):
             shown = ", ".join(a.label for a in self.legal_actions()[:12])
             raise IllegalActionError(
                 f"{self._machine.label(value)!r} is not a legal choice for "
                 f"'{pending['prompt'] or pending['var']}' now; legal: {shown}")
+        value = _copy(pending["options"][index]) if index is not None else None
         actor = self._machine.label(pending["actor"])
         choice = self._machine.label(value) if value is not None else "passes"
         line = f"  {actor}: {pending['prompt'] or pending['var']} → {choice}"
@@ -176,7 +224,20 @@ class Game:
             self.state["log"].append([owner, line])
         else:
             self.state["log"].append(line)
+        if self._history is not None:
+            self._history["decisions"].append([pending["actor"], _copy(value)])
+        self.decision_number += 1
         self._machine.resolve(value)
+
+    def _check_decision(self, decision: str | None, pending: dict) -> None:
+        if decision is None or decision == self.decision_id:
+            return
+        token, _, number = decision.partition("/")
+        now = f"the pending decision {self.decision_number + 1} ('{pending['prompt'] or pending['var']}')"
+        if token != self._token:
+            raise IllegalActionError(f"this action was offered by another game; {now} is this game's")
+        raise IllegalActionError(f"this action answers decision {int(number) + 1} of this game, "
+                                 f"not {now}")
 
     @property
     def is_over(self) -> bool:
@@ -230,7 +291,7 @@ class Game:
 
     def log_for(self, player: int) -> list[str]:
         """The log lines one player may read."""
-        me = self.state["players"][player]
+        me = self.state["players"][views.seat_index(self, player)]
         return [line if isinstance(line, str) else line[1] for line in self.state["log"]
                 if isinstance(line, str) or line[0] == me]
 
@@ -239,9 +300,16 @@ class Game:
         forgets the rule-function values it remembers."""
         self._machine.memo.clear()
         self._machine.static_memo.clear()
+        self._history = None
 
     def clone(self) -> "Game":
-        return Game(self.ruleset, _copy(self.state), self.lang)
+        """An independent copy of this game (the same game: actions offered by one are
+        accepted by the other at the same decision)."""
+        twin = Game(self.ruleset, _copy(self.state), self.lang)
+        twin._token, twin.decision_number = self._token, self.decision_number
+        if self._history is not None:
+            twin._history = {**self._history, "decisions": list(self._history["decisions"])}
+        return twin
 
     def determinize(self, player: int, rng) -> "Game":
         """A copy with everything hidden from *player* resampled with *rng* (a
@@ -251,84 +319,58 @@ class Game:
 
     def digest(self) -> str:
         """A hash of everything that decides the game's future (not the log)."""
-        data = {k: v for k, v in self.state.items() if k != "log"}
-        return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
+        return state_digest(self.state)
 
     def to_json(self) -> str:
-        return json.dumps({"format": SAVE_FORMAT, "format_version": SAVE_VERSION,
-                           "ruleset": self.ruleset.name, "ruleset_version": self.ruleset.version,
-                           "ruleset_digest": self.ruleset.digest, "variants": self.ruleset.variants,
-                           "mods": self.ruleset.mods, "state": self.state})
+        """The game as a save (docs/saves.md): the ruleset's identity, the history and the
+        state. Raises :class:`SaveFileError` if the state holds what JSON cannot keep."""
+        return saves.to_json(self)
 
     @classmethod
-    def from_json(cls, text: str, ruleset=None, lang: str | None = None) -> "Game":
-        """Load a saved game; the ruleset is loaded by name unless given."""
-        try:
-            data = json.loads(text)
-        except (json.JSONDecodeError, TypeError) as exc:
-            raise SaveFileError(f"not a saved game: {exc}") from None
-        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-            raise SaveFileError("not a Speciation saved game (no 'format: speciation-save')")
-        if data.get("format_version") != SAVE_VERSION:
-            raise SaveFileError(f"saved with format version {data.get('format_version')}; "
-                                f"this Speciation reads version {SAVE_VERSION}")
-        if ruleset is None:
-            from ..dsl.errors import RuleErrors
-            from ..dsl.ruleset import load_ruleset
-            try:
-                ruleset = load_ruleset(str(data.get("ruleset", "?")), data.get("variants", []), data.get("mods", []))
-            except RuleErrors as errors:
-                raise SaveFileError(f"cannot load the ruleset '{data.get('ruleset')}' this game was saved "
-                                    f"with:\n{errors.format()}") from None
-        if data.get("ruleset") != ruleset.name:
-            raise SaveFileError(f"this game was saved with ruleset '{data.get('ruleset')}', not '{ruleset.name}'")
-        if data.get("ruleset_digest") != ruleset.digest:
-            raise SaveFileError(
-                f"this game was saved with another version of ruleset '{ruleset.name}' "
-                f"(saved: {data.get('ruleset_version')} / {data.get('ruleset_digest')}, "
-                f"loaded: {ruleset.version} / {ruleset.digest}); it cannot be resumed safely")
-        state = data.get("state")
-        if not isinstance(state, dict) or not {"ent", "stack", "pending", "rng"} <= set(state):
-            raise SaveFileError("the saved game has no usable state")
-        return cls(ruleset, state, lang)
+    def from_json(cls, text: str | bytes, ruleset=None, lang: str | None = None, verify: bool = True) -> "Game":
+        """Load a save, treated as untrusted input (docs/saves.md). Pass the *ruleset*
+        (with its variants and mods); without one, only a built-in ruleset without mods is
+        loaded, by name. A save is checked and its decisions replayed from the start: a
+        state they do not lead to is refused. A save made under other rules (another
+        digest) is replayed under *ruleset*, and :class:`ReplayError` names the first
+        decision that is no longer legal. Every problem is a :class:`SaveFileError`.
+        ``verify=False`` skips the replay of a save made with the same rules (for saves this
+        program made itself, such as an undo buffer): only the state's shape is checked."""
+        return saves.from_json(cls, text, ruleset, lang, verify)
 
     def view(self, player: int) -> dict:
-        """What one player may see (for a table or a bot that must not cheat).
-
-        The ruleset's tables say what is hidden: ``hidden_lists`` (attributes whose order is
-        secret: shown sorted), ``secret_lists`` (contents secret: shown as that many "?"),
-        ``private_attributes`` (only the player controlling the entity sees them). Private
-        log lines of others, the RNG and another player's pending options are left out."""
-        constants = self.ruleset.constants
-        me = self.state["players"][player]
-        state = _copy(self.state)
-        for key in ("rng", "chance", "stack"):
-            state.pop(key, None)
-        for record in state["ent"].values():
-            self._hide(record, me, constants)
-        state["log"] = self.log_for(player)
-        pending = state.get("pending")
-        if pending is not None and self.player_of(pending["actor"]) != player:
-            pending["options"] = ["?"] * len(pending["options"])
-        return state
-
-    def _hide(self, record: dict, me: str, constants: dict) -> None:
-        for attr in set(constants.get("hidden_lists", [])) & set(record):
-            if isinstance(record[attr], list):
-                record[attr] = sorted(record[attr], key=str)
-        for attr in set(constants.get("secret_lists", [])) & set(record):
-            if isinstance(record[attr], list):
-                record[attr] = ["?"] * len(record[attr])
-        owner = record["id"] if record.get("kind") == "player" else record.get("player")
-        if owner != me:
-            for attr in set(constants.get("private_attributes", [])) & set(record):
-                value = record[attr]
-                record[attr] = ["?"] * len(value) if isinstance(value, list) else "?"
+        """What seat *player* (0-based) may see: the state without the seed, the generator,
+        the scripted chance, the stack, others' private log lines and others' pending
+        options, and with the ruleset's hidden lists hidden (see ``interpreter/views.py``).
+        A bad seat number raises :class:`ArgumentError`."""
+        return views.view(self, player)
 
 
-def _offered(value: Any, options: list) -> bool:
-    """Is value one of the options (True is not 1, 1 is not 1.0)?"""
-    return any(value == option and type(value) is type(option) for option in options)
+def state_digest(state: dict) -> str:
+    """SHA-256 of a state as canonical JSON, leaving out the log."""
+    data = {k: v for k, v in state.items() if k != "log"}
+    try:
+        text = json.dumps(data, sort_keys=True)
+    except TypeError:  # a map with keys of several types: order them by type, then value
+        text = json.dumps(_canonical(data))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _canonical(value: Any) -> Any:
+    if isinstance(value, dict):
+        items = sorted(value.items(), key=lambda kv: (type(kv[0]).__name__, repr(kv[0])))
+        return [["map"], *([repr(k), _canonical(v)] for k, v in items)]
+    if isinstance(value, list):
+        return [_canonical(v) for v in value]
+    return value
+
+
+def _index(value: Any, options: list) -> int | None:
+    """The index of value among the options (True is not 1, 1 is not 1.0), or None."""
+    for index, option in enumerate(options):
+        if value == option and type(value) is type(option):
+            return index
+    return None
 
 
 def _copy(value: Any) -> Any:

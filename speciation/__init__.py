@@ -6,12 +6,12 @@
 >>> game.current_player in (0, 1, 2)
 True
 """
-from .dsl.errors import (CompileError, IllegalActionError, LoadError, ParseError, RuleError, RuleErrors,
-                         RuleRuntimeError, SaveFileError, SchemaError, SpeciationError)
+from .dsl.errors import (ArgumentError, CompileError, IllegalActionError, LoadError, ParseError, ReplayError,
+                         RuleError, RuleErrors, RuleRuntimeError, SaveFileError, SchemaError, SpeciationError)
 from .dsl.ruleset import Ruleset, available_rulesets, load_ruleset
 from .interpreter.game import Action, Game
 
-__all__ = ["Action", "CompileError", "Game", "IllegalActionError", "LoadError", "ParseError",
-           "RuleError", "RuleErrors", "RuleRuntimeError", "Ruleset", "SaveFileError", "SchemaError",
+__all__ = ["Action", "ArgumentError", "CompileError", "Game", "IllegalActionError", "LoadError", "ParseError",
+           "ReplayError", "RuleError", "RuleErrors", "RuleRuntimeError", "Ruleset", "SaveFileError", "SchemaError",
            "SpeciationError", "available_rulesets", "load_ruleset"]
 __version__ = "0.1.0"

@@ -187,7 +187,12 @@ def _print_result(game: Game) -> int:
 def _save(game: Game | None, path: str | None) -> None:
     if game is None or not path:
         return
-    Path(path).write_text(game.to_json(), encoding="utf-8")
+    try:
+        text = game.to_json()
+    except SpeciationError as error:  # a state JSON cannot keep: say so, write nothing
+        _err(f"error: {error}")
+        return
+    Path(path).write_text(text, encoding="utf-8")
     print(f"saved to {path}")
 
 

@@ -80,7 +80,7 @@ def test_check_several_paths_and_variants(capsys, broken):
 
 def test_check_unknown_ruleset(capsys):
     code, out, err = run(capsys, "check", "no_such_ruleset_here")
-    assert code == 1 and "error: no ruleset named 'no_such_ruleset_here'" in err
+    assert code == 2 and "error: no ruleset named 'no_such_ruleset_here'" in err  # a usage error
 
 
 def test_check_with_a_mod(capsys, tmp_path):
