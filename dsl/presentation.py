@@ -14,7 +14,9 @@ from .errors import CompileError, RuleError, Span, did_you_mean
 
 class _Checker:
     def __init__(self, presentation: dict, spans: dict[tuple, Span], kinds: dict[str, dict],
-                 entities: dict[str, dict], symbols: dict[str, Any], origin: Span):
+                 entities: dict[str, dict], symbols: dict[str, Any], origin: Span,
+                 functions: dict[str, list[str]] | None = None):
+        self.functions = functions or {}
         self.p, self.spans, self.kinds, self.entities = presentation, spans, kinds, entities
         self.symbols, self.origin = symbols, origin
         self.errors: list[RuleError] = []
@@ -64,6 +66,17 @@ class _Checker:
             self.attribute(kind, path + ("attribute",))
             self.palette(path + ("palette",))
 
+    def function(self, path: tuple, arity: int) -> None:
+        name = _get(self.p, path + ("function",))
+        if name is None:
+            return
+        if name not in self.functions:
+            self.error(f"no rule function named '{name}'", path + ("function",), did_you_mean(name, self.functions))
+        elif len(self.functions[name]) != arity:
+            self.error(f"'{name}' takes {len(self.functions[name])} values; a marker's function takes {arity} "
+                       f"(the cell)", path + ("function",))
+        self.palette(path + ("palette",))
+
     def source(self, path: tuple) -> None:
         text = _get(self.p, path + ("from",))
         ident, _, attribute = text.rpartition(".")
@@ -83,6 +96,7 @@ class _Checker:
         self.attribute("cell", board + ("cell_label",))
         self.coloured("cell", board + ("pieces",))
         self.coloured("corner", board + ("corner_token",))
+        self.function(board + ("cell_marker",), 1)
         self.check_display()
         for section in ("rows", "counters"):
             for i in range(len(self.p.get(section, []))):
@@ -139,8 +153,10 @@ def _get(data: Any, path: tuple) -> Any:
 
 
 def check_presentation(presentation: dict, spans: dict[tuple, Span], kinds: dict[str, dict],
-                       entities: dict[str, dict], symbols: dict[str, Any], origin: Span) -> list[RuleError]:
-    """Every name the presentation uses that the ruleset does not define."""
+                       entities: dict[str, dict], symbols: dict[str, Any], origin: Span,
+                       functions: dict[str, list[str]] | None = None) -> list[RuleError]:
+    """Every name the presentation uses that the ruleset does not define (*functions*:
+    rule function name -> its parameters)."""
     if not presentation:
         return []
-    return _Checker(presentation, spans, kinds, entities, symbols, origin).run()
+    return _Checker(presentation, spans, kinds, entities, symbols, origin, functions).run()

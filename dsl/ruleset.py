@@ -145,7 +145,8 @@ class _Builder(Definitions):
         card_kinds = {**self.entities, **card_entities}
         self.errors.extend(check_presentation(self.presentation, self.presentation_spans, self.kinds, card_kinds,
                                               {k: v for k, (v, _) in self.symbols.items()},
-                                              Span(str(root / "ruleset.yaml"), 1, 1)))
+                                              Span(str(root / "ruleset.yaml"), 1, 1),
+                                              {name: params for name, (params, _, _) in self.functions.items()}))
         for error in compiler.errors:
             self.errors.append(error)
         if self.errors:

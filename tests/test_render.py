@@ -48,6 +48,7 @@ def test_presentation_errors_are_placed_all_at_once(tmp_path):
     (tmp_path / "look.yaml").write_text("presentation:\n  board:\n    cell_fill: {attribute: terain, palette: terrian}\n"
                                         "  panels: {kind: faction, fields: [{attribute: gene_pool}]}\n")
     (tmp_path / "log.yaml").write_text("presentation:\n  log: {line: 3}\n")
+    (tmp_path / "marker.yaml").write_text("presentation:\n  board:\n    cell_marker: {function: dominnt}\n")
     with pytest.raises(RuleErrors) as caught:
         load_ruleset("original", mods=[str(tmp_path)])
     found = {(e.span.line, e.span.col, e.message, e.hint) for e in caught.value.errors}
@@ -55,6 +56,7 @@ def test_presentation_errors_are_placed_all_at_once(tmp_path):
     assert (3, 28, "a cell has no attribute 'terain'", "did you mean 'terrain'?") in found
     assert (3, 45, "no palette named 'terrian'", "did you mean 'terrain'?") in found
     assert any(m == "a faction has no attribute 'gene_pool'" for _, _, m, _ in found)
+    assert (3, 29, "no rule function named 'dominnt'", "did you mean 'dominant' or 'dominated_by'?") in found
 
 
 def test_every_drawn_entity_is_clickable(original):
@@ -78,6 +80,11 @@ def test_every_drawn_entity_is_clickable(original):
     for animal, count in record["units"].items():
         if count:
             assert f"{game.label(animal)} {count}" in title
+    # the dominance cone: the rules' own dominant(t), computed from the seat's view
+    for cell in original.grid.cells:
+        winner = game.evaluate("dominant", cell)
+        title = re.search(rf'data-entity="{cell}"><title>([^<]*)</title>', svg).group(1)
+        assert (f"dominant: {game.label(winner)})" in title) == (winner is not None), title
 
 
 def test_a_seat_sees_only_its_own_secrets(marine):

@@ -27,7 +27,7 @@ def test_prompt_commands_show_board_scores_cards_and_log(capsys, monkeypatch):
     assert "  15. Speciation 2: sun\n" in out and "  29. Competition 1: tundra, jungle, wetland\n" in out
     assert "card NAME    a card's text" in out  # help
     board = out[out.index("== Dominant Species — view of Player 1 =="):]
-    assert "desert 1,0             Reptiles 2  [grass, meat, sun, sun]" in board
+    assert "desert 1,0             Reptiles 2; dominant: Reptiles  [grass, meat, sun, sun]" in board
     assert "Speciation 1: meat = Birds" in board and "Dominance cards: Disease, Fertile, Omnivore" in board
     assert "Reptiles (Player 1): VP 0; Elements sun, sun" in board
     assert out.count("Scores: Player 1 0, Player 2 0, Player 3 0") == 2  # in the board, and 'scores'

@@ -158,22 +158,42 @@ class Scene:
         ranked = sorted(sections, key=lambda s: order.index(s) if s in order else len(order))
         return [(s, sections[s]) for s in ranked]
 
+    def evaluate(self, function: str, *args: Any) -> Any:
+        """A rule function's value computed from this view only (None if it cannot be:
+        it needs what this seat cannot see, or the view cannot be run)."""
+        if not hasattr(self, "_game"):
+            from ..interpreter.game import Game
+            state = json.loads(json.dumps(self.state))
+            state.update(stack=[], pending=None, rng=[0, 0, 0, 0], chance=[])
+            try:
+                self._game = Game(self.ruleset, state)
+            except Exception:  # noqa: BLE001 - a view that cannot be a game
+                self._game = None
+        if self._game is None or function not in self.ruleset.functions:
+            return None
+        try:
+            return self._game.evaluate(function, *args)
+        except Exception:  # noqa: BLE001 - a value that needs what this seat cannot see
+            return None
+
     def scores(self) -> list[tuple[str, Any]]:
         """Each player's score, computed from this view only ("?" if it cannot be)."""
-        from ..interpreter.game import Game
-        state = json.loads(json.dumps(self.state))
-        state.update(stack=[], pending=None, rng=[0, 0, 0, 0], chance=[])
         out = []
-        try:
-            game = Game(self.ruleset, state)
-        except Exception:  # noqa: BLE001 - a view that cannot be a game: no scores
-            return [(self.label(p), "?") for p in self.state["players"]]
         for player in self.state["players"]:
-            try:
-                out.append((self.label(player), game.evaluate("score", player)))
-            except Exception:  # noqa: BLE001 - a score that needs what this seat cannot see
-                out.append((self.label(player), "?"))
+            score = self.evaluate("score", player)
+            out.append((self.label(player), "?" if score is None else score))
         return out
+
+    def cell_marker(self, cell: str) -> tuple[str, Any, str | None] | None:
+        """The declared marker of a cell (a rule function of the cell, e.g. who dominates
+        it): (its label, its value, its palette), or None when it has none."""
+        spec = self.presentation.get("board", {}).get("cell_marker")
+        if not spec:
+            return None
+        value = self.evaluate(spec["function"], cell)
+        if value is None:
+            return None
+        return self.text(spec.get("label", spec["function"])), value, spec.get("palette")
 
     # ---- naming what an option is ----------------------------------------------------------
 
@@ -208,6 +228,9 @@ class Scene:
     def describe_cell(self, record: dict) -> str:
         pieces = (self.presentation.get("board", {}).get("pieces") or {}).get("attribute")
         contents = self.label(record.get(pieces) or {}) if pieces else ""
+        marker = self.cell_marker(record["id"])
+        if marker is not None:
+            contents += f"{'; ' if contents else ''}{marker[0]}: {self.label(marker[1])}"
         return self.cell_title(record) + (f" ({contents})" if contents else "")
 
     def describe_corner(self, record: dict) -> str:

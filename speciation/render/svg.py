@@ -115,6 +115,11 @@ def _cell(canvas: _Canvas, record: dict, cx: float, cy: float, spec: dict) -> No
         per_row = min(3, len(units) - row * 3)
         px = cx + (col - (per_row - 1) / 2) * 21
         body.append(_cube(px, cy - 2 + row * 21, scene.colour(pieces.get("palette"), owner), count))
+    marker = scene.cell_marker(record["id"])
+    if marker is not None:  # a cone at the bottom of the hex
+        fill = scene.colour(marker[2], marker[1])
+        body.append(f'<polygon points="{cx - 8:.1f},{cy + HEX * 0.74:.1f} {cx + 8:.1f},{cy + HEX * 0.74:.1f} '
+                    f'{cx:.1f},{cy + HEX * 0.4:.1f}" fill="{fill}" stroke="#111" stroke-width="1.2"/>')
     canvas.group(record["id"], scene.describe_cell(record), "".join(body), "cell")
 
 

@@ -47,6 +47,9 @@ def _board(scene: Scene) -> str:
         line = f"  {scene.cell_title(record):<22}"
         if held:
             line += " " + scene.label(held)
+        marker = scene.cell_marker(record["id"])
+        if marker is not None:
+            line += f"; {marker[0]}: {scene.label(marker[1])}"
         if tokens_at.get(record["id"]):
             line += f"  [{', '.join(sorted(tokens_at[record['id']]))}]"
         lines.append(line.rstrip())
