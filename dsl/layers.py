@@ -15,6 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from . import mods as mods_
 from .errors import CompileError, LoadError, RuleError, RuleErrors, SchemaError, Span, did_you_mean
 from .loader import Node, load_file
 from .schema import check, kind_of
@@ -117,6 +118,7 @@ class Definitions:
         self.mod_digests: list[str] = []
         self.presentation: dict[str, Any] = {}
         self.presentation_spans: dict[tuple, Span] = {}
+        self.mod_infos: list[dict[str, Any]] = []   # per mod: name, version, author, targets, brings
 
     # ---- reading ------------------------------------------------------------------
 
@@ -164,6 +166,7 @@ class Definitions:
                 self.add_layer([(known[name], document)])
         for mod in mods:
             self.layer += 1
+            self.mod_infos.append(mods_.new_info(mod))
             paths = self.mod_files(Path(mod))
             self.in_mod = True
             self.add_layer([(path, self.read(path)) for path in paths])
@@ -184,6 +187,8 @@ class Definitions:
             if path.is_symlink():
                 self.errors.append(LoadError("symbolic link in a mod folder refused (a mod's files must "
                                              "be its own)", Span(str(path), 0, 0)))
+            elif path.relative_to(mod).parts[0] == "scenarios":
+                continue  # the mod's own tests, not its rules
             elif path.suffix == ".yaml" and path.is_file() and not any(
                     parent.is_symlink() for parent in path.relative_to(mod).parents if parent != Path(".")):
                 found.append(path)
@@ -209,6 +214,10 @@ class Definitions:
         if "card" in doc:
             self.add_card(path, doc)
             return
+        if self.in_mod and "mod" in doc:
+            mods_.note_manifest(self.mod_infos[-1], doc)
+        if "cards" in doc:
+            mods_.change_cards(self, doc["cards"], self.mod_infos[-1] if self.in_mod else None)
         for key in ("symbols", "tables", "entities", "board", "functions", "macros",
                     "triggers", "modifiers", "decks", "labels", "presentation"):
             if key in doc:
@@ -239,6 +248,8 @@ class Definitions:
         if previous and previous[0] == self.layer:
             self.errors.append(CompileError(f"{_SINGULAR.get(section, section)} '{name}' is defined twice (first at {previous[1]})", span))
         self.layer_names[(section, name)] = (self.layer, span)
+        if self.in_mod and self.mod_infos:
+            self.mod_infos[-1]["brings"].append(f"{_SINGULAR.get(section, section)} {name}")
 
     def add_symbols(self, section: Node, doc: Node) -> None:
         for category, names in section.items():

@@ -61,6 +61,7 @@ class Ruleset:
     presentation: dict[str, Any] = field(default_factory=dict)   # how the state looks (plain data)
     mod_digests: list[str] = field(default_factory=list)         # content digest of each mod, in order
     sources: dict[str, str] = field(default_factory=dict, repr=False)
+    mod_infos: list[dict] = field(default_factory=list)   # each mod: name, version, author, targets, path, brings
     compiler: Compiler | None = field(default=None, repr=False)
 
     def compile_program(self, text: str, origin: Span, params: list[str] = ()) -> g.Block:
@@ -165,7 +166,8 @@ class _Builder(Definitions):
             player_defaults=dict(self.kinds.get("player", {})), grid=HexGrid.build(self.cells),
             functions=functions, macros=macros, triggers=triggers, effects=effects,
             nodes=compiler.nodes, cards=cards, variant_titles=self.variant_titles, labels=self.all_labels(cards),
-            digest=self.digest(), presentation=self.presentation, mod_digests=list(self.mod_digests), sources=self.sources, compiler=compiler)
+            digest=self.digest(), presentation=self.presentation, mod_digests=list(self.mod_digests), sources=self.sources,
+            compiler=compiler, mod_infos=self.mod_infos)
 
     def all_labels(self, cards: dict[str, CardInfo]) -> dict[str, dict[str, str]]:
         labels = {lang: dict(names) for lang, names in self.labels.items()}

@@ -24,12 +24,13 @@ from .dsl.loader import load_file
 from .dsl.ruleset import Ruleset, available_rulesets, find_ruleset, load_ruleset, variant_files
 from .interpreter.game import Game
 from .scenarios import run_scenarios, scenario_files
+from .lonefile import check_lone, is_lone
 from .session import Session
 from .simulation import MAX_ACTIONS, simulate
 from .vocabulary import text_lines, vocabulary
 
 LIST_SECTIONS = ("cards", "actions", "variants")
-LIST_EXTRA = ("vocabulary",)   # listed only when asked for
+LIST_EXTRA = ("vocabulary", "mods")   # listed only when asked for (mods: also when there are some)
 
 
 # ---- shared helpers ---------------------------------------------------------------
@@ -103,6 +104,9 @@ def cmd_check(args: argparse.Namespace) -> int:
         return 0
     code = 0
     for target in targets:
+        if is_lone(target):
+            failed |= check_lone(target, args.variant, args.mod) != 0
+            continue
         ruleset = _load(target, args.variant, args.mod)
         if isinstance(ruleset, int):
             code = max(code, ruleset)
@@ -240,10 +244,10 @@ def cmd_list(args: argparse.Namespace) -> int:
     ruleset = _load_for(args)
     if isinstance(ruleset, int):
         return ruleset
-    sections = [args.what] if args.what else list(LIST_SECTIONS)
+    sections = [args.what] if args.what else list(LIST_SECTIONS) + (["mods"] if ruleset.mod_infos else [])
     makers: dict[str, Callable[[Ruleset, argparse.Namespace], list[str]]] = {
         "cards": _card_lines, "actions": _action_lines, "variants": _variant_lines,
-        "vocabulary": _vocabulary_lines}
+        "vocabulary": _vocabulary_lines, "mods": _mod_lines}
     for number, section in enumerate(sections):
         lines = makers[section](ruleset, args)
         if len(sections) > 1:
@@ -278,9 +282,29 @@ def _card_lines(ruleset: Ruleset, args: argparse.Namespace) -> list[str]:
             shown = f"{shown} ({card.name})"
         provenance = card.provenance or {}
         sources = "; ".join(str(s) for s in provenance.get("sources", []))
-        rows.append((decks.index(card.deck), _sort_key(shown),
-                     [shown, card.deck, str(provenance.get("confidence", "?")), sources]))
+        row = [shown, card.deck, str(provenance.get("confidence", "?")), sources]
+        if ruleset.mod_infos:
+            row.append(_brought_by(ruleset, card.id))
+        rows.append((decks.index(card.deck), _sort_key(shown), row))
     return _table([row for *_, row in sorted(rows, key=lambda r: (r[0], r[1]))])
+
+
+def _brought_by(ruleset: Ruleset, card: str) -> str:
+    """"mod NAME" for the mods that brought or changed *card*, "" otherwise."""
+    names = [m["name"] for m in ruleset.mod_infos
+             if any(b == f"card {card}" or b.startswith(f"card {card} (") for b in m["brings"])]
+    return "".join(f"[mod {n}]" for n in names)
+
+
+def _mod_lines(ruleset: Ruleset, args: argparse.Namespace) -> list[str]:
+    """One line per mod: name, version, author, title, path and targets, what it brings."""
+    lines = []
+    for mod in ruleset.mod_infos:
+        head = mod["name"] + (f" {mod['version']}" if mod["version"] else "")
+        head += (f" by {mod['author']}" if mod["author"] else "") + (f" ({mod['title']})" if mod["title"] else "")
+        where = mod["path"] + (f", for {', '.join(mod['targets'])}" if mod["targets"] else "")
+        lines.append(f"{head} [{where}]: brings " + (", ".join(mod["brings"]) or "nothing"))
+    return lines
 
 
 def _sort_key(text: str) -> str:
@@ -354,7 +378,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     check = commands.add_parser("check", help="load rulesets and report every rule error")
     check.add_argument("paths", nargs="*", metavar="PATH",
-                       help="ruleset folders or builtin names (default: every builtin)")
+                       help="ruleset folders or builtin names, or a lone card, variant or mod file or folder "
+                       "(default: every builtin)")
     _ruleset_options(check)
     check.set_defaults(handler=cmd_check)
 

@@ -46,6 +46,7 @@ class Summary:
     seed: int
     results: list[GameResult]
     seconds: float
+    mods: list[dict] = field(default_factory=list)   # each mod's name, version, author, path
 
     @property
     def completed(self) -> list[GameResult]:
@@ -81,7 +82,7 @@ class Summary:
 
     def to_dict(self) -> dict:
         return {"ruleset": self.ruleset, "version": self.version, "players": self.players,
-                "variants": self.variants, "seed": self.seed, "games": len(self.results),
+                "variants": self.variants, "mods": self.mods, "seed": self.seed, "games": len(self.results),
                 "completed": len(self.completed), "failed": len(self.failed),
                 "mean_actions": self.mean_actions, "mean_turns": self.mean_turns, "wins": self.wins,
                 "actions_per_second": round(self.actions_per_second, 1),
@@ -155,4 +156,9 @@ def simulate(ruleset, games: int, players: int | None = None, seed: int = 0,
                    desc=f"{ruleset.name} x{count}")
     results = [play_random_game(ruleset, count, seed + i, i, max_actions, lang) for i in indices]
     return Summary(ruleset.name, ruleset.version, count, list(ruleset.variants), seed, results,
-                   time.perf_counter() - started)
+                   time.perf_counter() - started, mod_records(ruleset))
+
+
+def mod_records(ruleset) -> list[dict]:
+    """What a result file records of each mod applied: name, version, author, path."""
+    return [{k: m.get(k) for k in ("name", "version", "author", "path")} for m in ruleset.mod_infos]

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from speciation.cli import main
+from speciation.dsl.errors import RuleErrors
 from speciation.dsl.ruleset import load_ruleset
 from speciation.explain import explain_lines
 from speciation.vocabulary import vocabulary
@@ -63,3 +64,98 @@ def test_explain_names_decisions_and_whom(capsys):
     assert "macro tectonics(f, t)" in out and "gain_bonus (macro)" in out and "vent_stack" in out
     assert main(["explain", "marine", "gain_vpp"]) == 1
     assert "did you mean 'gain_vp'" in capsys.readouterr().err
+
+
+# ---- mods as packages ----------------------------------------------------------------------
+
+def _mod(tmp_path, files: dict[str, str]) -> Path:
+    folder = tmp_path / "gentle"
+    for name, text in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text, encoding="utf-8")
+    return folder
+
+
+MANIFEST = """\
+mod: gentle
+title: Gentle rules
+version: "1.2"
+author: A. Modder
+targets: [marine]
+cards:
+  marine_snow:
+    text: Every Open Ocean tile is scored twice.
+    triggers:
+      - on: card_enters(c)
+        if: c == self
+        effect: |
+          log("Gentle snow")
+"""
+
+
+def test_a_mod_changes_part_of_a_card_and_says_what_it_brings(tmp_path, capsys):
+    folder = _mod(tmp_path, {"mod.yaml": MANIFEST, "scenarios/broken.yaml": "scenario: [not a rule file\n"})
+    ruleset = load_ruleset("marine", mods=[str(folder)])
+    base = load_ruleset("marine")
+    card = ruleset.cards["marine_snow"]
+    assert card.text == "Every Open Ocean tile is scored twice."
+    assert card.provenance == base.cards["marine_snow"].provenance   # the rest is kept
+    snow = [t for t in ruleset.triggers["card_enters"] if t.owner == "marine_snow"]
+    assert len(snow) == 1 and snow[0].span.path.endswith("mod.yaml")   # the trigger replaced, not added
+    info = ruleset.mod_infos[0]
+    assert (info["name"], info["version"], info["author"], info["targets"]) == ("gentle", "1.2", "A. Modder", ["marine"])
+    assert info["brings"] == ["card marine_snow (changes text; triggers on card_enters)"]
+    assert main(["list", "marine", "--mod", str(folder)]) == 0
+    out = capsys.readouterr().out
+    assert "mods (1):\n  gentle 1.2 by A. Modder (Gentle rules)" in out and "[mod gentle]" in out
+    json_file = tmp_path / "sim.json"
+    assert main(["simulate", "marine", "--games", "1", "--mod", str(folder), "--no-progress",
+                 "--json", str(json_file)]) == 0
+    import json
+    assert json.loads(json_file.read_text())["mods"] == [
+        {"name": "gentle", "version": "1.2", "author": "A. Modder", "path": str(folder)}]
+
+
+def test_changing_a_card_no_layer_defines_is_an_error(tmp_path):
+    folder = _mod(tmp_path, {"mod.yaml": "mod: m\ncards:\n  marine_snoww:\n    text: x\n"})
+    with pytest.raises(RuleErrors) as caught:
+        load_ruleset("marine", mods=[str(folder)])
+    assert "cannot change card 'marine_snoww'" in caught.value.format()
+    assert "did you mean 'marine_snow'" in caught.value.format()
+
+
+# ---- check on a lone file ------------------------------------------------------------------
+
+CARD = """\
+card: Windfall
+deck: dominance
+text: Gain two VP.
+provenance: {confidence: unknown, sources: [a test]}
+effect: |
+  gain_vp(you, 2)
+"""
+
+
+def test_check_a_lone_card_against_each_builtin(tmp_path, capsys):
+    card = tmp_path / "mycard.yaml"
+    card.write_text(CARD, encoding="utf-8")
+    assert main(["check", str(card)]) == 0
+    out = capsys.readouterr()
+    assert "names no ruleset; checking it as a mod of each built-in one: marine, original" in out.out
+    assert f"ok: {card} against original 1.0 (27 cards; brings card windfall)" in out.out
+    assert f"failed: {card} against marine (1 error)" in out.out and "fits original" in out.out
+    assert "unknown deck 'dominance'" in out.err
+    card.write_text(CARD.replace("2)", '"two")'), encoding="utf-8")
+    assert main(["check", str(card)]) == 1
+    assert "fits none of them" in capsys.readouterr().out
+    assert main(["check", str(tmp_path / "nothere.yaml")]) == 1
+    assert "no file" in capsys.readouterr().err
+
+
+def test_check_a_mod_folder_against_its_targets_and_a_ruleset_file(tmp_path, capsys):
+    folder = _mod(tmp_path, {"mod.yaml": MANIFEST})
+    assert main(["check", str(folder)]) == 0
+    out = capsys.readouterr().out
+    assert "checking against marine (the rulesets its manifest targets)" in out and "ok:" in out
+    assert main(["check", str(ROOT / "rulesets" / "marine" / "cards" / "annelids.yaml")]) == 0
+    assert "checking that ruleset" in capsys.readouterr().out
