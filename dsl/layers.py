@@ -122,9 +122,13 @@ class Definitions:
 
     # ---- reading ------------------------------------------------------------------
 
+    def load(self, path: Path) -> tuple[Any, str]:
+        """A file's document and text (an editor's language server gives unsaved text here)."""
+        return load_file(str(path))
+
     def read(self, path: Path, expect: str | None = None) -> Any:
         try:
-            document, text = load_file(str(path))
+            document, text = self.load(path)
         except LoadError as error:
             self.errors.append(error)
             return None
