@@ -105,7 +105,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     code = 0
     for target in targets:
         if is_lone(target):
-            failed |= check_lone(target, args.variant, args.mod) != 0
+            code = max(code, 1 if check_lone(target, args.variant, args.mod) != 0 else 0)
             continue
         ruleset = _load(target, args.variant, args.mod)
         if isinstance(ruleset, int):
