@@ -40,7 +40,8 @@ def test_marine_states_only_what_differs(original, marine):
     # a null entry takes an inherited box away; a list (rows) replaces the original's
     assert "initiative" in original.presentation["display"]["boxes"]
     assert "initiative" not in marine.presentation["display"]["boxes"]
-    assert [r["from"] for r in marine.presentation["rows"]] == ["game.slots"]
+    assert [r["from"] for r in marine.presentation["rows"]] == ["game.slots"] + [f"stack_{i}.tiles" for i in (1, 2, 3)]
+    assert "game.initiative" in [r["from"] for r in original.presentation["rows"]]
     assert marine.presentation["board"] == original.presentation["board"]
 
 
@@ -65,6 +66,7 @@ def test_every_drawn_entity_is_clickable(original):
     drawn = entities(svg)
     assert set(original.grid.cells) <= drawn and set(original.grid.cells_at) <= drawn
     assert set(original.kind_members["space"]) <= drawn
+    assert set(original.kind_members["stack"]) <= drawn  # the Wanderlust piles
     assert set(game.state["ent"]["game"]["slots"]) <= drawn
     assert {f for f in original.kind_members["faction"] if game.state["ent"][f]["in_play"]} <= drawn
     box = game.state["ent"]["game"]["adaptation_box"]
@@ -111,6 +113,10 @@ def test_text_summary_names_terrain_pieces_display_cards_scores(original):
         if game.state["ent"][cell]["terrain"]:
             assert f"{game.state['ent'][cell]['terrain']} {cell}" in text
     assert "Action display:" in text and "Speciation 1: meat" in text
+    for i, stack in enumerate(original.kind_members["stack"], 1):  # a pile: its count, its top if face up
+        tiles, face_up = game.state["ent"][stack]["tiles"], game.state["ent"][stack]["face_up"]
+        top = f" ({tiles[0]} on top)" if face_up and tiles else ""
+        assert f"Wanderlust stack {i}: {len(tiles)}{top}\n" in text
     for card in game.state["ent"]["game"]["slots"]:
         assert original.cards[card].name in text
     scores = ", ".join(f"{game.label(p)} {s}" for p, s in zip(game.state["players"], game.scores))

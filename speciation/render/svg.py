@@ -211,27 +211,63 @@ def _tokens(canvas: _Canvas, source: dict, x: float, cy: float) -> float:
 # ---- rows: cards, tracks, tokens -------------------------------------------------------------
 
 def _rows(canvas: _Canvas, x0: float, y0: float) -> tuple[float, float]:
+    """The declared rows, top to bottom; consecutive piles share one row."""
     scene = canvas.scene
     y, width = y0, 0.0
-    for source in scene.presentation.get("rows", []):
-        values = scene.read(source["from"])
-        values = values if isinstance(values, list) else ([] if values is None else [values])
-        canvas.add(_text(x0, y + 14, scene.text(source.get("label", source["from"])), 14, weight="bold"))
-        kind = source.get("as", "cards" if all(v in scene.ruleset.cards for v in values) and values else "tokens")
-        if kind == "cards":
-            for i, ident in enumerate(values):
-                _card(canvas, ident, x0 + i * (CARD_W + 8), y + 22, i + 1)
-            width, y = max(width, len(values) * (CARD_W + 8)), y + 22 + CARD_H + 12
-        else:
-            for i, value in enumerate(values):
-                fill = scene.colour(source.get("palette"), value)
-                body = (f'<rect x="{x0 + i * 112}" y="{y + 22}" width="104" height="24" rx="4" fill="{fill}" '
-                        f'stroke="#222"/>' + _text(x0 + i * 112 + 52, y + 38, f"{i + 1}. {scene.label(value)}",
-                                                   11, "middle", "bold", _ink(fill)))
-                entity = value if isinstance(value, str) and value in scene.ent else None
-                canvas.group(entity, scene.label(value), body, "track")
-            width, y = max(width, len(values) * 112), y + 56
+    rows = scene.presentation.get("rows", [])
+    i = 0
+    while i < len(rows):
+        if rows[i].get("as") == "pile":
+            j = i
+            while j < len(rows) and rows[j].get("as") == "pile":
+                _pile(canvas, rows[j], x0 + (j - i) * 150, y)
+                j += 1
+            width, y, i = max(width, (j - i) * 150), y + 78, j
+            continue
+        w, h = _row(canvas, rows[i], x0, y)
+        width, y, i = max(width, w), y + h, i + 1
     return width, y - y0
+
+
+def _row(canvas: _Canvas, source: dict, x0: float, y: float) -> tuple[float, float]:
+    scene = canvas.scene
+    values = scene.read(source["from"])
+    values = values if isinstance(values, list) else ([] if values is None else [values])
+    canvas.add(_text(x0, y + 14, scene.text(source.get("label", source["from"])), 14, weight="bold"))
+    kind = source.get("as", "cards" if all(v in scene.ruleset.cards for v in values) and values else "tokens")
+    if kind == "cards":
+        for i, ident in enumerate(values):
+            _card(canvas, ident, x0 + i * (CARD_W + 8), y + 22, i + 1)
+        return len(values) * (CARD_W + 8), 22 + CARD_H + 12
+    for i, value in enumerate(values):
+        fill = scene.colour(source.get("palette"), value)
+        body = (f'<rect x="{x0 + i * 112}" y="{y + 22}" width="104" height="24" rx="4" fill="{fill}" '
+                f'stroke="#222"/>' + _text(x0 + i * 112 + 52, y + 38, f"{i + 1}. {scene.label(value)}",
+                                           11, "middle", "bold", _ink(fill)))
+        entity = value if isinstance(value, str) and value in scene.ent else None
+        canvas.group(entity, scene.label(value), body, "track")
+    return len(values) * 112, 56
+
+
+def _pile(canvas: _Canvas, source: dict, x: float, y: float) -> None:
+    """A list drawn as a pile: its first item on top (a "?" if this seat cannot see it)
+    and how many there are; the entity holding the list is what a click names."""
+    scene = canvas.scene
+    values = scene.read(source["from"]) or []
+    values = values if isinstance(values, list) else [values]
+    top = values[0] if values else None
+    label = scene.text(source.get("label", source["from"]))
+    fill = scene.colour_known(source.get("palette"), top) or ("#9a9a9a" if values else "#e8e2d2")
+    body = [_text(x, y + 14, _fit(label, 22), 12, weight="bold")]
+    for k in range(min(len(values), 3) - 1, -1, -1):  # the pile's depth
+        body.append(f'<polygon points="{_hexagon(x + 26 + k * 3, y + 48 - k * 3, 22)}" fill="{fill if k == 0 else "#bdb6a4"}" '
+                    f'stroke="#5a4a32" stroke-width="1.5"/>')
+    shown = "" if top is None else ("?" if top == "?" else scene.label(top))
+    body.append(_text(x + 26, y + 52, _fit(shown, 8), 9, "middle", "bold", _ink(fill)))
+    body.append(_text(x + 56, y + 52, f"× {len(values)}", 12))
+    ident, _, _ = source["from"].rpartition(".")
+    entity = ident if ident and ident in scene.ent else None
+    canvas.group(entity, f"{label}: {shown or '—'} ({len(values)})", "".join(body), "pile")
 
 
 def _card(canvas: _Canvas, ident: str, x: float, y: float, slot: int) -> None:

@@ -82,6 +82,11 @@ def _rows(scene: Scene) -> str:
     for source in scene.presentation.get("rows", []):
         values = scene.read(source["from"])
         label = scene.text(source.get("label", source["from"]))
+        if source.get("as") == "pile":
+            values = values if isinstance(values, list) else []
+            top = f" ({scene.label(values[0])} {scene.text('on top')})" if values and values[0] != "?" else ""
+            lines.append(f"{label}: {len(values)}{top}")
+            continue
         lines.append(f"{label}: {scene.label(values) if values not in (None, []) else '—'}")
     return "\n".join(lines)
 
