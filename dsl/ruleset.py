@@ -63,6 +63,7 @@ class Ruleset:
     sources: dict[str, str] = field(default_factory=dict, repr=False)
     mod_infos: list[dict] = field(default_factory=list)   # each mod: name, version, author, targets, path, brings
     compiler: Compiler | None = field(default=None, repr=False)
+    source: str = ""  # what load_ruleset was given (a folder made absolute): reloads the same rules
 
     def compile_program(self, text: str, origin: Span, params: list[str] = ()) -> g.Block:
         """Compile extra statements (a scenario's setup, say) in this ruleset's names."""
@@ -91,7 +92,10 @@ class Ruleset:
 
 def load_ruleset(name_or_path: str, variants: list[str] | tuple = (), mods: list[str] | tuple = ()) -> Ruleset:
     """Load, check and compile a ruleset; raises :class:`RuleErrors` with every problem."""
-    return _Builder().build(find_ruleset(name_or_path), list(variants), list(mods))
+    root = find_ruleset(name_or_path)
+    ruleset = _Builder().build(root, list(variants), list(mods))
+    ruleset.source = str(root.resolve()) if Path(name_or_path).exists() else str(name_or_path)
+    return ruleset
 
 
 class _Builder(Definitions):

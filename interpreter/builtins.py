@@ -320,12 +320,15 @@ def swap(rt, items, i, j):
 @verb(1, None)
 def log(rt, template, *values):
     """`log("{} scores {}", f, n)`: add a line to the game log; {} takes the next value's label."""
-    rt.log(_fill(rt, template, values))
+    if rt.keep_log:
+        rt.log(_fill(rt, template, values))
 
 
 @verb(2, None)
 def log_to(rt, who, template, *values):
     """`log_to(p, "you drew {}", c)`: a log line only the player p (or p's controller) may read."""
+    if not rt.keep_log:
+        return
     players = rt.state["players"]
     owner = who if who in players else rt.ent.get(who, {}).get("player")
     rt.state["log"].append([owner, _fill(rt, template, values)])

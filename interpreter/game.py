@@ -216,6 +216,14 @@ class Game:
                 f"{self._machine.label(value)!r} is not a legal choice for "
                 f"'{pending['prompt'] or pending['var']}' now; legal: {shown}")
         value = _copy(pending["options"][index]) if index is not None else None
+        if self._machine.keep_log:
+            self._log_choice(pending, value)
+        if self._history is not None:
+            self._history["decisions"].append([pending["actor"], _copy(value)])
+        self.decision_number += 1
+        self._machine.resolve(value)
+
+    def _log_choice(self, pending: dict, value: Any) -> None:
         actor = self._machine.label(pending["actor"])
         choice = self._machine.label(value) if value is not None else "passes"
         line = f"  {actor}: {pending['prompt'] or pending['var']} → {choice}"
@@ -224,10 +232,6 @@ class Game:
             self.state["log"].append([owner, line])
         else:
             self.state["log"].append(line)
-        if self._history is not None:
-            self._history["decisions"].append([pending["actor"], _copy(value)])
-        self.decision_number += 1
-        self._machine.resolve(value)
 
     def _check_decision(self, decision: str | None, pending: dict) -> None:
         if decision is None or decision == self.decision_id:
@@ -302,6 +306,16 @@ class Game:
         self._machine.static_memo.clear()
         self._history = None
 
+    @property
+    def keep_log(self) -> bool:
+        """Whether the game keeps its event log (default True). Agents' searches and batch
+        runs may turn it off: nothing but the log changes (the digest leaves it out)."""
+        return self._machine.keep_log
+
+    @keep_log.setter
+    def keep_log(self, keep: bool) -> None:
+        self._machine.keep_log = bool(keep)
+
     def clone(self) -> "Game":
         """An independent copy of this game (the same game: actions offered by one are
         accepted by the other at the same decision)."""
@@ -309,6 +323,7 @@ class Game:
         twin._token, twin.decision_number = self._token, self.decision_number
         if self._history is not None:
             twin._history = {**self._history, "decisions": list(self._history["decisions"])}
+        twin.keep_log = self.keep_log
         return twin
 
     def determinize(self, player: int, rng) -> "Game":

@@ -29,7 +29,7 @@ def _own(value: Any) -> Any:
 class Machine:
     """Runs rules against one game state; also the ``rt`` every closure receives."""
 
-    __slots__ = ("ruleset", "state", "ent", "nodes", "memo", "static_memo", "names")
+    __slots__ = ("ruleset", "state", "ent", "nodes", "memo", "static_memo", "names", "keep_log")
 
     def __init__(self, ruleset, state: dict):
         self.ruleset = ruleset
@@ -39,6 +39,7 @@ class Machine:
         self.memo: dict = {}  # rule-function results by name, until a statement makes them stale
         self.static_memo: dict = {}  # results of static functions, valid all game
         self.names: dict[str, str] = {}  # display names in the chosen language
+        self.keep_log = True  # False: log lines are not even formatted (agents, batch runs)
 
     # ---- services for compiled expressions ------------------------------------------
 
@@ -75,7 +76,8 @@ class Machine:
         return str(value)
 
     def log(self, text: str) -> None:
-        self.state["log"].append(text)
+        if self.keep_log:
+            self.state["log"].append(text)
 
     def random_below(self, n: int) -> int:
         self.state["rng"], value = rng.next_value(self.state["rng"])

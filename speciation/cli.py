@@ -58,6 +58,13 @@ def _load(name: str, variants: Sequence[str] = (), mods: Sequence[str] = ()) -> 
     return 1
 
 
+def _workers(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 (one per core) or more, not {value}")
+    return value
+
+
 def _positive(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -210,7 +217,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if players is None:
         return 2
     summary = simulate(ruleset, args.games, players, args.seed, progress=not args.no_progress,
-                       max_actions=args.max_actions, lang=args.lang)
+                       max_actions=args.max_actions, lang=args.lang, workers=args.workers)
     print(summary.format())
     if args.json:
         Path(args.json).write_text(json.dumps(summary.to_dict(), indent=1), encoding="utf-8")
@@ -408,6 +415,9 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--json", metavar="FILE", help="write the summary and each game's result as JSON")
     sim.add_argument("--max-actions", type=_positive, default=MAX_ACTIONS, metavar="N",
                      help=f"a game longer than this fails (default {MAX_ACTIONS})")
+    sim.add_argument("--workers", type=_workers, default=1, metavar="N",
+                     help="play the games in N processes (0: one per core; default 1); "
+                          "the results are the same for any N")
     sim.add_argument("--no-progress", action="store_true", help="no progress bar")
     _lang_option(sim, "names (winner labels)")
     sim.set_defaults(handler=cmd_simulate)

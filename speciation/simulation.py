@@ -4,35 +4,13 @@ Used by ``speciation simulate`` and by ``benchmarks/bench_games.py``.
 """
 from __future__ import annotations
 
-import sys
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from statistics import mean
-from typing import Any
 
-from tqdm import tqdm
+from .batch import MAX_ACTIONS, GameResult, GameSpec, play_spec, remember_ruleset, run_games
 
-from .agents import RandomAgent, play_game
-from .dsl.errors import SpeciationError
-from .interpreter.game import Game
-
-MAX_ACTIONS = 100_000  # a random game longer than this is taken to be stuck in a rules loop
-
-
-@dataclass
-class GameResult:
-    """One simulated game."""
-
-    index: int
-    seed: int
-    completed: bool
-    actions: int = 0
-    turns: Any = None
-    winner: int | None = None
-    winner_label: str | None = None
-    scores: list = field(default_factory=list)
-    seconds: float = 0.0
-    error: str | None = None
+__all__ = ["MAX_ACTIONS", "GameResult", "Summary", "play_random_game", "simulate"]
 
 
 @dataclass
@@ -107,54 +85,34 @@ class Summary:
         return "\n".join(lines)
 
 
+def _spec(ruleset, players: int, seed: int, index: int, max_actions: int, lang: str | None,
+          log: bool = True) -> GameSpec:
+    return GameSpec(ruleset.source or ruleset.name, players, seed, tuple(ruleset.variants), tuple(ruleset.mods),
+                    "random", index, max_actions, lang, log)
+
+
 def play_random_game(ruleset, players: int, seed: int, index: int = 0,
                      max_actions: int = MAX_ACTIONS, lang: str | None = None) -> GameResult:
     """Play one game with random agents (game and agents seeded with *seed*); a game
     longer than *max_actions* fails."""
-    started = time.perf_counter()
-    result = GameResult(index, seed, completed=False)
-    game = None
-    try:
-        game = Game.new(ruleset, players, seed, lang=lang)
-        play_game(game, [RandomAgent(seed, seat) for seat in range(players)], max_actions=max_actions)
-        _finish(game, result)
-    except Exception as exc:  # any failure is reported with its seed, never fatal
-        result.error = _describe(exc)
-    result.seconds = time.perf_counter() - started
-    if game is not None:
-        result.actions = game.state["steps"]
-    return result
-
-
-def _finish(game: Game, result: GameResult) -> None:
-    """Fill in the outcome of a finished game."""
-    functions = game.ruleset.functions
-    result.scores = game.scores
-    result.winner = game.winner
-    if "turn_count" in functions:
-        result.turns = game.evaluate("turn_count")
-    if "winner_label" in functions:
-        result.winner_label = str(game.evaluate("winner_label"))
-    elif result.winner is not None:  # the seat's name ("Player 2"), in the game's language
-        result.winner_label = game.label(game.state["players"][result.winner])
-    result.completed = True
-
-
-def _describe(exc: BaseException) -> str:
-    if isinstance(exc, SpeciationError):
-        return str(exc)
-    return f"{type(exc).__name__}: {exc}"
+    spec = _spec(ruleset, players, seed, index, max_actions, lang)
+    remember_ruleset(spec, ruleset)
+    return play_spec(spec)
 
 
 def simulate(ruleset, games: int, players: int | None = None, seed: int = 0,
-             progress: bool = False, max_actions: int = MAX_ACTIONS, lang: str | None = None) -> Summary:
+             progress: bool = False, max_actions: int = MAX_ACTIONS, lang: str | None = None,
+             workers: int = 1, log: bool = False) -> Summary:
     """Play *games* random games; game i uses seed ``seed + i``. *lang*: the language of
-    names (winner labels), as in ``Game.new``."""
+    names (winner labels), as in ``Game.new``. *workers*: processes to play them in (the
+    results are the same for any number). *log*: keep each game's event log (nobody reads
+    it here, so off by default)."""
     count = players if players is not None else ruleset.min_players
     started = time.perf_counter()
-    indices = tqdm(range(games), file=sys.stderr, unit="game", disable=not progress,
-                   desc=f"{ruleset.name} x{count}")
-    results = [play_random_game(ruleset, count, seed + i, i, max_actions, lang) for i in indices]
+    specs = [_spec(ruleset, count, seed + i, i, max_actions, lang, log) for i in range(games)]
+    if specs:
+        remember_ruleset(specs[0], ruleset)
+    results = run_games(specs, workers=workers, progress=progress, desc=f"{ruleset.name} x{count}")
     return Summary(ruleset.name, ruleset.version, count, list(ruleset.variants), seed, results,
                    time.perf_counter() - started, mod_records(ruleset))
 

@@ -1,0 +1,164 @@
+"""Play many games, in one process or on several cores, with one progress bar.
+
+A batch is a list of :class:`GameSpec` (plain, picklable data: which ruleset, how
+many players, which seed, which agents); :func:`run_games` plays them and returns
+one :class:`GameResult` per spec, in the order given. With ``workers=N`` the games
+are shared among N processes; each game depends only on its spec, so the results
+are the same as in one process (only the timings differ).
+
+>>> from speciation.batch import GameSpec, run_games
+>>> specs = [GameSpec("tests/fixtures/toy", players=2, seed=s) for s in range(4)]
+>>> [r.completed for r in run_games(specs, workers=2)]  # doctest: +SKIP
+[True, True, True, True]
+"""
+from __future__ import annotations
+
+import os
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Sequence
+
+from tqdm import tqdm
+
+from .agents import make_agents, play_game
+from .dsl.errors import SpeciationError
+from .interpreter.game import Game
+
+MAX_ACTIONS = 100_000  # a random game longer than this is taken to be stuck in a rules loop
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One game to play: everything a worker process needs, as plain data.
+
+    *ruleset* is a builtin name or a folder (as for ``load_ruleset``); *agents* a comma
+    list of agent names as for ``speciation play --agents`` (one for everybody, or one per
+    seat), each seeded with *seed*; *index* is only carried into the result."""
+
+    ruleset: str
+    players: int
+    seed: int
+    variants: tuple[str, ...] = ()
+    mods: tuple[str, ...] = ()
+    agents: str = "random"
+    index: int = 0
+    max_actions: int = MAX_ACTIONS
+    lang: str | None = None
+    log: bool = True  # keep the game's event log (off: faster, nothing lost but the log)
+
+
+@dataclass
+class GameResult:
+    """One played game."""
+
+    index: int
+    seed: int
+    completed: bool
+    actions: int = 0
+    turns: Any = None
+    winner: int | None = None
+    winner_label: str | None = None
+    scores: list = field(default_factory=list)
+    seconds: float = 0.0  # CPU time of the process that played it
+    error: str | None = None
+
+
+_RULESETS: dict[tuple, Any] = {}  # rulesets loaded by this process, by (ruleset, variants, mods)
+
+
+def _ruleset_for(spec: GameSpec):
+    key = (spec.ruleset, tuple(spec.variants), tuple(spec.mods))
+    if key not in _RULESETS:
+        from .dsl.ruleset import load_ruleset
+        _RULESETS[key] = load_ruleset(spec.ruleset, list(spec.variants), list(spec.mods))
+    return _RULESETS[key]
+
+
+def remember_ruleset(spec: GameSpec, ruleset) -> None:
+    """Use an already loaded ruleset for specs like *spec* in this process (no reload)."""
+    _RULESETS[(spec.ruleset, tuple(spec.variants), tuple(spec.mods))] = ruleset
+
+
+def play_spec(spec: GameSpec) -> GameResult:
+    """Play one game; any failure (a rule error, a game too long) is recorded in the
+    result with its seed, never raised."""
+    started = time.process_time()
+    result = GameResult(spec.index, spec.seed, completed=False)
+    game = None
+    try:
+        ruleset = _ruleset_for(spec)
+        game = Game.new(ruleset, spec.players, spec.seed, lang=spec.lang)
+        if not spec.log:
+            game.keep_log = False
+        agents = make_agents(spec.agents, spec.players, spec.seed)
+        play_game(game, agents, max_actions=spec.max_actions)
+        _finish(game, result)
+    except Exception as exc:  # any failure is reported with its seed, never fatal
+        result.error = _describe(exc)
+    result.seconds = time.process_time() - started
+    if game is not None:
+        result.actions = game.state["steps"]
+    return result
+
+
+def _finish(game: Game, result: GameResult) -> None:
+    """Fill in the outcome of a finished game."""
+    functions = game.ruleset.functions
+    result.scores = game.scores
+    result.winner = game.winner
+    if "turn_count" in functions:
+        result.turns = game.evaluate("turn_count")
+    if "winner_label" in functions:
+        result.winner_label = str(game.evaluate("winner_label"))
+    elif result.winner is not None:  # the seat's name ("Player 2"), in the game's language
+        result.winner_label = game.label(game.state["players"][result.winner])
+    result.completed = True
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, SpeciationError):
+        return str(exc)
+    return f"{type(exc).__name__}: {exc}"
+
+
+def run_games(specs: Sequence[GameSpec], workers: int = 1, progress: bool = False,
+              desc: str | None = None, play: Callable[[GameSpec], Any] = play_spec) -> list:
+    """Play every spec and return their results in the same order.
+
+    *workers*: processes to use (1: this process; 0 or None: one per core). *progress*:
+    one tqdm bar on stderr for the whole batch. *play*: the function run for each spec
+    (default :func:`play_spec`); with several workers it must be picklable (a module-level
+    function), and so must its results."""
+    specs = list(specs)
+    workers = _worker_count(workers, len(specs))
+    bar = tqdm(total=len(specs), file=sys.stderr, unit="game", disable=not progress, desc=desc)
+    try:
+        if workers <= 1:
+            results = []
+            for spec in specs:
+                results.append(play(spec))
+                bar.update(1)
+            return results
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            return list(_counted(pool.map(play, specs, chunksize=_chunk(len(specs), workers)), bar))
+    finally:
+        bar.close()
+
+
+def _counted(results: Iterable, bar) -> Iterable:
+    for result in results:
+        bar.update(1)
+        yield result
+
+
+def _worker_count(workers: int | None, games: int) -> int:
+    if not workers:
+        workers = os.cpu_count() or 1
+    return max(1, min(workers, games))
+
+
+def _chunk(games: int, workers: int) -> int:
+    """Games handed to a worker at once: small enough to keep every core busy to the end."""
+    return max(1, games // (workers * 8))
