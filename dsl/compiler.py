@@ -18,6 +18,7 @@ from . import graph as g
 from .errors import ParseError, Span, did_you_mean
 from .expressions import ExpressionCompiler, Scope, _own
 from .parser import parse_effect
+from ..interpreter.limits import check_value
 
 
 class Compiler(ExpressionCompiler):
@@ -65,7 +66,7 @@ class Compiler(ExpressionCompiler):
         name, value = str(tree.children[0]), self.expr(tree.children[1], scope)
 
         def run(rt, env):
-            env[name] = _own(value(rt, env))
+            env[name] = _own(check_value(rt.limits, value(rt, env)))
         return self._simple(tree, scope, run, changes=False)
 
     def s_assign_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
@@ -73,7 +74,7 @@ class Compiler(ExpressionCompiler):
         value = self.expr(tree.children[1], scope)
 
         def run(rt, env):
-            setter(rt, env, _own(value(rt, env)))
+            setter(rt, env, _own(check_value(rt.limits, value(rt, env))))
         return self._simple(tree, scope, run, changes=not _local_place(tree.children[0]))
 
     def s_aug_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
@@ -86,7 +87,7 @@ class Compiler(ExpressionCompiler):
         fn = operator.add if str(op) == "+=" else operator.sub
 
         def run(rt, env):
-            setter(rt, env, fn(getter(rt, env), value(rt, env)))
+            setter(rt, env, check_value(rt.limits, fn(getter(rt, env), value(rt, env))))
         return self._simple(tree, scope, run, changes=not _local_place(target))
 
     def s_choose_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:

@@ -90,8 +90,16 @@ class RuleErrors(SpeciationError):
 class RuleRuntimeError(SpeciationError):
     """A rule that went wrong while running (a bug in the rules, not an illegal action)."""
 
-    def __init__(self, message: str, span: Span = UNKNOWN):
-        super().__init__(f"{span}: {message}")
+    def __init__(self, message: str, span: Span = UNKNOWN, chain: list | None = None):
+        """*chain*: [(span, what)] of the calls in progress, outermost first (see
+        ``interpreter/errors.py``); shown when there is more than the failing statement."""
+        self.chain = list(chain or [])
+        text = f"{span}: {message}"
+        if len(self.chain) > 1:
+            text += "\n  through (innermost last):" + "".join(
+                f"\n    {s}: {what}" if s is not None else f"\n    {what}" for s, what in self.chain)
+        super().__init__(text)
+        self.message = message
         self.span = span
 
 

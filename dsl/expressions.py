@@ -13,6 +13,7 @@ from typing import Any, Iterable
 from lark import Token, Tree
 
 from ..interpreter.builtins import FUNCTIONS, VERBS
+from ..interpreter.limits import charge, multiply
 from . import graph as g
 from .errors import CompileError, Span, did_you_mean
 
@@ -95,7 +96,9 @@ class ExpressionCompiler:
             def selection(rt, env):
                 saved, had = env.get(name), name in env
                 out = []
-                for item in source(rt, env):
+                items = source(rt, env)
+                charge(rt, items)
+                for item in items:
                     env[name] = item
                     if cond(rt, env):
                         out.append(item)
@@ -109,7 +112,9 @@ class ExpressionCompiler:
         def comprehension(rt, env):
             saved, had = env.get(name), name in env
             out = []
-            for item in source(rt, env):
+            items = source(rt, env)
+            charge(rt, items)
+            for item in items:
                 env[name] = item
                 if cond is None or cond(rt, env):
                     out.append(elt(rt, env))
@@ -226,6 +231,8 @@ class ExpressionCompiler:
         first = self.expr(tree.children[0], scope)
         rest = [(_BINARY[str(op)], self.expr(operand, scope))
                 for op, operand in zip(tree.children[1::2], tree.children[2::2])]
+        if any(str(op) == "*" for op in tree.children[1::2]):
+            return self._product(first, [str(op) for op in tree.children[1::2]], [r[1] for r in rest])
         if len(rest) == 1:
             fn, second = rest[0]
             constant = self._constant_of(tree.children[2], scope)
@@ -240,6 +247,18 @@ class ExpressionCompiler:
                 value = fn(value, operand(rt, env))
             return value
         return chain
+
+    def _product(self, first: g.Expr, ops: list[str], operands: list[g.Expr]) -> g.Expr:
+        """A chain with `*`: each product is bounded (limits.py), so no loop can square a
+        number or repeat a text past what a game may hold."""
+        steps = [(_BINARY[op], op == "*", operand) for op, operand in zip(ops, operands)]
+
+        def product(rt, env):
+            value = first(rt, env)
+            for fn, bounded, operand in steps:
+                value = multiply(rt.limits, value, operand(rt, env)) if bounded else fn(value, operand(rt, env))
+            return value
+        return product
 
     def _constant_of(self, tree: Any, scope: Scope) -> Any:
         """The value of a literal or of a constant name (not shadowed by a local), else _NO."""

@@ -19,6 +19,8 @@ from .layers import SIGNATURE, Definitions, _plain, find_ruleset
 from .presentation import check_presentation
 from .layers import available_rulesets, slug, variant_files  # noqa: F401  (public here too)
 from .loader import Node
+from ..interpreter.errors import note_function
+from ..interpreter.limits import BudgetError
 from .types import check_types
 
 __all__ = ["CardInfo", "Ruleset", "available_rulesets", "find_ruleset", "load_ruleset", "slug", "variant_files"]
@@ -351,13 +353,27 @@ def _caller(function: g.Function, modifiers: list[g.Modifier]):
     params, name = function.params, function.name
 
     def evaluate(rt, args):
+        meter = rt.meter
+        meter.left -= 1
+        if meter.left < meter.next_check:
+            meter.check()
+        if meter.calls >= rt.limits.call_depth:
+            raise BudgetError(f"rule functions nested more than {rt.limits.call_depth} deep "
+                              f"(in {name}: a function that calls itself without end?)")
+        meter.calls += 1
         env = dict(zip(params, args))
-        value = function.expr(rt, env)
-        for modifier in modifiers:
-            env["self"] = modifier.owner
-            if modifier.active is None or modifier.active(rt, env):
-                env["base"] = value
-                value = modifier.value(rt, env)
+        try:
+            value = function.expr(rt, env)
+            for modifier in modifiers:
+                env["self"] = modifier.owner
+                if modifier.active is None or modifier.active(rt, env):
+                    env["base"] = value
+                    value = modifier.value(rt, env)
+        except Exception as exc:
+            note_function(exc, function)
+            raise
+        finally:
+            meter.calls -= 1
         return value
 
     def call(rt, args):

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from .limits import check_sequence, check_text
+
 
 @dataclass(frozen=True)
 class Builtin:
@@ -136,7 +138,9 @@ def order_by_desc(rt, items, keys):
 @function(1, 2)
 def range_(rt, start, stop=None):
     """`range(n)` is 0..n-1; `range(a, b)` is a..b-1. `range(1, 4) == [1, 2, 3]`"""
-    return list(range(start)) if stop is None else list(range(start, stop))
+    low, high = (0, start) if stop is None else (start, stop)
+    check_sequence(rt.limits, high - low, "a range")
+    return list(range(low, high))
 
 
 @function(1)
@@ -254,6 +258,8 @@ def reachable(rt, start, steps, through):
     through cells in the list allowed (the start does not count). Nearest first."""
     allowed, seen, frontier, found = set(through), {start}, [start], []
     for _ in range(steps):
+        if not frontier:
+            break
         nxt = []
         for here in frontier:
             for there in rt.ruleset.grid.neighbours[here]:
@@ -331,7 +337,8 @@ def log_to(rt, who, template, *values):
         return
     players = rt.state["players"]
     owner = who if who in players else rt.ent.get(who, {}).get("player")
-    rt.state["log"].append([owner, _fill(rt, template, values)])
+    text = _fill(rt, template, values)
+    rt.add_log_line([owner, text], text)
 
 
 def _fill(rt, template: str, values: tuple) -> str:
@@ -340,7 +347,7 @@ def _fill(rt, template: str, values: tuple) -> str:
     for i, part in enumerate(parts[1:]):
         out.append(rt.label(values[i]) if i < len(values) else "{}")
         out.append(part)
-    return "".join(out)
+    return check_text(rt.limits, "".join(out))
 
 
 def reference() -> str:

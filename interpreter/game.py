@@ -84,9 +84,11 @@ class Game:
 
     @classmethod
     def new(cls, ruleset, players: int | None = None, seed: int = 0,
-            chance: list | None = None, start: bool = True, lang: str | None = None) -> "Game":
+            chance: list | None = None, start: bool = True, lang: str | None = None,
+            limits=None) -> "Game":
         """A new game for *players* players (default: the ruleset's minimum); *seed* is an
-        integer from -2**63 to 2**64 - 1. Bad arguments raise :class:`ArgumentError`."""
+        integer from -2**63 to 2**64 - 1. Bad arguments raise :class:`ArgumentError`.
+        *limits*: the budgets at run time (``interpreter/limits.py``; default ``Limits()``)."""
         count = players if players is not None else ruleset.min_players
         if isinstance(count, bool) or not isinstance(count, int) or not ruleset.min_players <= count <= ruleset.max_players:
             raise ArgumentError(f"{ruleset.title or ruleset.name} takes {ruleset.min_players} to "
@@ -105,6 +107,8 @@ class Game:
                  "steps": 0}
         game = cls(ruleset, state, lang)
         game._history = {"seed": seed, "players": count, "chance": _copy(list(chance or [])), "decisions": []}
+        if limits is not None:
+            game.limits = limits
         if start:
             game._machine.start("main")
             game._machine.run()
@@ -229,9 +233,9 @@ class Game:
         line = f"  {actor}: {pending['prompt'] or pending['var']} → {choice}"
         if pending.get("private"):  # a secret choice: only its player reads it
             owner = self.state["players"][self.player_of(pending["actor"])]
-            self.state["log"].append([owner, line])
+            self._machine.add_log_line([owner, line], line)
         else:
-            self.state["log"].append(line)
+            self._machine.add_log_line(line, line)
 
     def _check_decision(self, decision: str | None, pending: dict) -> None:
         if decision is None or decision == self.decision_id:
@@ -272,7 +276,8 @@ class Game:
         except RuleRuntimeError:
             raise
         except Exception as exc:
-            raise RuleRuntimeError(f"in {name}(): {exc}", function.span) from exc
+            from .errors import in_authors_words
+            raise RuleRuntimeError(f"in {name}(): {in_authors_words(exc)}", function.span) from exc
 
     def label(self, value: Any) -> str:
         return self._machine.label(value)
@@ -307,6 +312,15 @@ class Game:
         self._history = None
 
     @property
+    def limits(self):
+        """The budgets at run time (``interpreter/limits.py``): work, time, depth, sizes."""
+        return self._machine.limits
+
+    @limits.setter
+    def limits(self, limits) -> None:
+        self._machine.set_limits(limits)
+
+    @property
     def keep_log(self) -> bool:
         """Whether the game keeps its event log (default True). Agents' searches and batch
         runs may turn it off: nothing but the log changes (the digest leaves it out)."""
@@ -324,6 +338,7 @@ class Game:
         if self._history is not None:
             twin._history = {**self._history, "decisions": list(self._history["decisions"])}
         twin.keep_log = self.keep_log
+        twin.limits = self.limits
         return twin
 
     def determinize(self, player: int, rng) -> "Game":

@@ -13,11 +13,11 @@ from typing import Any
 from ..dsl import graph as g
 from ..dsl.errors import RuleRuntimeError
 from . import rng
+from .errors import call_chain, in_authors_words
+from .limits import DEFAULT, BudgetError, Limits, Meter, check_sequence, check_text
 
 _LOOPS = (g.For, g.While, g.Repeat)
-# Frames a run may step through without reaching a decision before it is taken for a rules
-# loop that never ends (a real game needs a few thousand between decisions at most).
-STEP_BUDGET = 5_000_000
+_NESTING = (g.Call, g.Perform, g.Emit)
 
 
 def _own(value: Any) -> Any:
@@ -29,7 +29,8 @@ def _own(value: Any) -> Any:
 class Machine:
     """Runs rules against one game state; also the ``rt`` every closure receives."""
 
-    __slots__ = ("ruleset", "state", "ent", "nodes", "memo", "static_memo", "names", "keep_log")
+    __slots__ = ("ruleset", "state", "ent", "nodes", "memo", "static_memo", "names", "keep_log",
+                 "limits", "meter", "log_chars")
 
     def __init__(self, ruleset, state: dict):
         self.ruleset = ruleset
@@ -40,6 +41,9 @@ class Machine:
         self.static_memo: dict = {}  # results of static functions, valid all game
         self.names: dict[str, str] = {}  # display names in the chosen language
         self.keep_log = True  # False: log lines are not even formatted (agents, batch runs)
+        self.limits: Limits = DEFAULT  # budgets at run time (see limits.py)
+        self.meter = Meter(self.limits)
+        self.log_chars = 0  # characters logged by this machine (bounded by limits.log_chars)
 
     # ---- services for compiled expressions ------------------------------------------
 
@@ -77,7 +81,17 @@ class Machine:
 
     def log(self, text: str) -> None:
         if self.keep_log:
-            self.state["log"].append(text)
+            self.add_log_line(text, text)
+
+    def add_log_line(self, line, text: str) -> None:
+        self.log_chars += len(check_text(self.limits, text))
+        if self.log_chars > self.limits.log_chars:
+            raise BudgetError(f"the game log grew past {self.limits.log_chars} characters")
+        self.state["log"].append(line)
+
+    def set_limits(self, limits: Limits) -> None:
+        self.limits = limits
+        self.meter = Meter(limits)
 
     def random_below(self, n: int) -> int:
         self.state["rng"], value = rng.next_value(self.state["rng"])
@@ -114,13 +128,13 @@ class Machine:
         """Run until a choice is pending or the program ends."""
         state, stack, nodes = self.state, self.state["stack"], self.nodes
         stmt: g.Stmt | None = None
-        budget = STEP_BUDGET
+        meter = self.meter
+        meter.refill()
         try:
             while stack and state["pending"] is None:
-                budget -= 1
-                if not budget:
-                    raise ValueError(f"the rules ran {STEP_BUDGET} steps without a decision or an end "
-                                     "(a loop that never ends?)")
+                meter.left -= 1
+                if meter.left < meter.next_check:
+                    meter.check()
                 frame = stack[-1]
                 node = nodes[frame[0]]
                 kind = type(node)
@@ -163,12 +177,9 @@ class Machine:
                         stack.pop()
         except RuleRuntimeError:
             raise
-        except Exception as exc:  # a bug in the rules: say where
+        except Exception as exc:  # a bug in the rules: say where, and through which calls
             span = stmt.span if stmt is not None else None
-            message = str(exc) or type(exc).__name__
-            if isinstance(exc, KeyError):
-                message = f"{exc.args[0]!r} has no value here (a name used before 'let', or a missing key)"
-            raise RuleRuntimeError(message, span) from exc
+            raise RuleRuntimeError(in_authors_words(exc), span, call_chain(self, exc, span)) from exc
 
     def _enter(self, stmt: g.Stmt, frame: list, env: dict) -> bool:
         """Start a compound statement; True if the current block must pause."""
@@ -190,10 +201,15 @@ class Machine:
             stack.append([stmt.id, 0, None, owner])
             return True
         if kind is g.Repeat:
-            stack.append([stmt.id, int(stmt.count(self, env)), None, owner])
+            count = int(stmt.count(self, env))
+            check_sequence(self.limits, count, "a repeat")
+            stack.append([stmt.id, count, None, owner])
             return True
         if kind is g.Choose:
             return self._choose(stmt, env)
+        if len(stack) >= self.limits.stack_depth and kind in _NESTING:
+            raise BudgetError(f"calls nested more than {self.limits.stack_depth} deep (a macro, "
+                              "effect or trigger that calls or emits itself without end?)")
         if kind is g.Call:
             macro = self.ruleset.macros[stmt.name]
             new_env = dict(zip(macro.params, [_own(a(self, env)) for a in stmt.args]))

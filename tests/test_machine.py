@@ -400,11 +400,10 @@ def test_save_inside_a_trigger_whose_argument_is_a_list(tmp_path):
     assert live.digest() == resumed.digest()
 
 
-def test_a_rules_loop_without_decisions_is_reported_not_hung(tmp_path, monkeypatch):
-    from speciation.interpreter import machine
-    monkeypatch.setattr(machine, "STEP_BUDGET", 500)
+def test_a_rules_loop_without_decisions_is_reported_not_hung(tmp_path):
+    from speciation.interpreter.limits import Limits
     (tmp_path / "ruleset.yaml").write_text('ruleset: loop\ntitle: L\nversion: "1"\nplayers: {min: 1, max: 1}\n')
     (tmp_path / "rules.yaml").write_text("functions:\n  score(p): \"0\"\nmacros:\n  main: |\n"
                                          "    while true:\n        pass_time()\n  pass_time(): |\n    let x = 1\n")
     with pytest.raises(RuleRuntimeError, match="without a decision"):
-        Game.new(load_ruleset(str(tmp_path)), players=1)
+        Game.new(load_ruleset(str(tmp_path)), players=1, limits=Limits(work=500))
