@@ -30,9 +30,13 @@ class Limits:
 
     @property
     def number_bound(self) -> int:
-        return 10 ** self.number_digits
+        bound = _BOUNDS.get(self.number_digits)
+        if bound is None:
+            bound = _BOUNDS[self.number_digits] = 10 ** self.number_digits
+        return bound
 
 
+_BOUNDS: dict[int, int] = {}
 DEFAULT = Limits()
 CHECK_EVERY = 4096  # units of work between two looks at the clock
 
@@ -54,14 +58,17 @@ class Meter:
     def refill(self) -> None:
         self.left = self.limits.work
         self.next_check = self.left - CHECK_EVERY
-        self.deadline = time.process_time() + self.limits.seconds
+        self.deadline = None  # the clock is first read at the first check (reading it costs µs)
 
     def check(self) -> None:
         """Called when ``left`` drops below ``next_check``: out of work or of time?"""
         if self.left <= 0:
             raise BudgetError(f"the rules did {self.limits.work} units of work without a decision or an "
                               "end (a loop that never ends, or a runaway computation?)")
-        if time.process_time() > self.deadline:
+        now = time.process_time()
+        if self.deadline is None:
+            self.deadline = now + self.limits.seconds
+        elif now > self.deadline:
             raise BudgetError(f"the rules ran {self.limits.seconds:g} CPU seconds without a decision or "
                               "an end (a loop that never ends, or a runaway computation?)")
         self.next_check = self.left - CHECK_EVERY
