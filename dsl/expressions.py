@@ -15,6 +15,7 @@ from lark import Token, Tree
 from ..interpreter.builtins import FUNCTIONS, VERBS
 from ..interpreter.limits import charge, multiply
 from . import graph as g
+from .codegen import generate
 from .errors import CompileError, Span, did_you_mean
 
 _BINARY = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
@@ -50,6 +51,7 @@ class ExpressionCompiler:
         self.macro_params: dict[str, list[str]] = {}
         self.errors: list[Any] = []
         self.nodes: list[g.Stmt] = []
+        self.nesting = 0  # > 0 while compiling the parts of an expression
 
     # ---- expressions --------------------------------------------------------------
 
@@ -58,7 +60,18 @@ class ExpressionCompiler:
         if handler is None:  # pragma: no cover
             self.error(f"unsupported expression '{tree.data}'", scope.span(tree))
             return lambda rt, env: None
-        return handler(tree, scope)
+        if self.nesting:
+            return handler(tree, scope)
+        # an outermost expression: checked (and built as closures) first, then generated
+        before = len(self.errors)
+        self.nesting += 1
+        try:
+            closure = handler(tree, scope)
+        finally:
+            self.nesting -= 1
+        if len(self.errors) != before:
+            return closure
+        return generate(self, tree, scope.names) or closure
 
     def e_number(self, tree: Tree, scope: Scope) -> g.Expr:
         value = int(tree.children[0])

@@ -20,6 +20,7 @@ from .presentation import check_presentation
 from .layers import available_rulesets, slug, variant_files  # noqa: F401  (public here too)
 from .loader import Node
 from ..interpreter.errors import note_function
+from .codegen import generate_function
 from ..interpreter.limits import BudgetError
 from .types import check_types
 
@@ -145,7 +146,7 @@ class _Builder(Definitions):
         triggers = self.compile_triggers(compiler, decks)
         modifiers = self.compile_modifiers(compiler, functions, decks)
         for function in functions.values():
-            function.call = _caller(function, modifiers.get(function.name, []))
+            function.call = _caller(function, modifiers.get(function.name, []), compiler)
         mark_static(functions, compiler.written, modifiers)
         link_invalidation(functions, compiler.nodes)
         self.check_events(compiler, triggers)
@@ -343,7 +344,7 @@ def link_invalidation(functions: dict[str, g.Function], nodes: list[g.Stmt]) -> 
             node.invalidates = tuple(n for n, r in reads.items() if r & node.writes and not functions[n].static)
 
 
-def _caller(function: g.Function, modifiers: list[g.Modifier]):
+def _caller(function: g.Function, modifiers: list[g.Modifier], compiler=None):
     """The call of a rule function: memoised until the state next changes.
 
     Rule functions are pure, so within one statement a repeated call (say, matching
@@ -351,6 +352,10 @@ def _caller(function: g.Function, modifiers: list[g.Modifier]):
     statement that may change the state.
     """
     params, name = function.params, function.name
+    fast = generate_function(compiler, function, getattr(function.expr, "tree", None), modifiers)
+    if fast is not None:
+        function.fast = fast
+        return lambda rt, args: fast(rt, *args)
 
     def evaluate(rt, args):
         meter = rt.meter
@@ -389,4 +394,5 @@ def _caller(function: g.Function, modifiers: list[g.Modifier]):
             return value
         except TypeError:  # an argument that cannot be a key (a list): no memo
             return evaluate(rt, args)
+    function.fast = lambda rt, *args: call(rt, args)
     return call

@@ -1,0 +1,325 @@
+"""Generated Python code for compiled expressions (one function per expression).
+
+The closure compiler (:mod:`.expressions`) checks an expression and builds closures;
+when it found no mistake, this module turns the same parse tree into the source of
+one Python function ``fn(rt, env)`` that computes the same value with the same
+exceptions, and compiles it once with ``compile()``. Sub-expressions become local
+temporaries (no call per node), comprehensions become loops, attribute reads become
+dictionary lookups with the machine's own message on failure.
+
+No text of a rule file ever becomes code: every value (numbers, texts, symbols,
+tables, functions, builtins) is passed in a constants tuple ``C`` and read as
+``C[i]``; the only names written into the source are validated identifiers (local
+names and attribute names, which the grammar restricts to ``[A-Za-z_][A-Za-z0-9_]*``)
+through ``repr`` and the generator's own temporaries. Set ``SPECIATION_CODEGEN=0``
+to run the closures instead (the tests compare both).
+"""
+from __future__ import annotations
+
+import operator
+import os
+import re
+from typing import Any
+
+from lark import Token, Tree
+
+from ..interpreter.builtins import FUNCTIONS
+from ..interpreter.limits import charge, multiply
+
+ENABLED = os.environ.get("SPECIATION_CODEGEN", "1") != "0"
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_OPS = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">=", "+": "+", "-": "-",
+        "//": "//", "%": "%"}
+_HELPERS = {"isinstance": isinstance, "dict": dict, "bool": bool, "KeyError": KeyError,
+            "TypeError": TypeError, "_charge": charge, "_mul": multiply, "__builtins__": {}}
+
+
+class Unsupported(Exception):
+    """A shape this generator does not know: the closure is kept."""
+
+
+def _ident(name: str) -> str:
+    if not _IDENT.match(name):  # the grammar guarantees this; never let anything else through
+        raise Unsupported(name)
+    return repr(name)
+
+
+class _Writer:
+    """Lowers one expression tree into statements on temporaries."""
+
+    def __init__(self, compiler, locals_: set[str]):
+        self.compiler = compiler
+        self.constants: list[Any] = []
+        self.lines: list[str] = []
+        self.depth = 1
+        self.count = 0
+        self.locals = locals_
+
+    def const(self, value: Any) -> str:
+        for i, known in enumerate(self.constants):
+            if known is value:
+                return f"C[{i}]"
+        self.constants.append(value)
+        return f"C[{len(self.constants) - 1}]"
+
+    def tmp(self) -> str:
+        self.count += 1
+        return f"t{self.count}"
+
+    def emit(self, line: str) -> None:
+        self.lines.append("    " * self.depth + line)
+
+    # ---- expressions: each returns a Python expression that is cheap to repeat --------
+
+    def expr(self, tree: Tree | Token, names: dict[str, str]) -> str:
+        handler = getattr(self, "x_" + tree.data, None)
+        if handler is None:
+            raise Unsupported(tree.data)
+        return handler(tree, names)
+
+    def x_number(self, tree, names):
+        return repr(int(tree.children[0]))
+
+    def x_string(self, tree, names):
+        from .expressions import _string
+        return self.const(_string(tree.children[0]))
+
+    def x_name(self, tree, names):
+        name = str(tree.children[0])
+        if name in names:
+            return names[name]
+        if name in self.locals:
+            out = self.tmp()
+            self.emit(f"{out} = env[{_ident(name)}]")
+            return out
+        if name in self.compiler.constants:
+            value = self.compiler.constants[name]
+            return repr(value) if value is None or type(value) in (bool, int) else self.const(value)
+        raise Unsupported(name)
+
+    def x_list_lit(self, tree, names):
+        args = tree.children[0]
+        items = [self.expr(a, names) for a in (args.children if args is not None else [])]
+        out = self.tmp()
+        self.emit(f"{out} = [{', '.join(items)}]")
+        return out
+
+    def x_comprehension(self, tree, names):
+        elt_tree, name, source_tree, cond_tree = tree.children
+        source = self.expr(source_tree, names)
+        out, var = self.tmp(), self.tmp()
+        inner = dict(names, **{str(name): var})
+        self.emit(f"{out} = []")
+        self.emit(f"_charge(rt, {source})")
+        self.emit(f"for {var} in {source}:")
+        self.depth += 1
+        if cond_tree is not None:
+            test = self.expr(cond_tree, inner)
+            self.emit(f"if {test}:")
+            self.depth += 1
+        self.emit(f"{out}.append({self.expr(elt_tree, inner)})")
+        self.depth -= 2 if cond_tree is not None else 1
+        return out
+
+    def x_attr(self, tree, names):
+        obj, attr = self.expr(tree.children[0], names), _ident(str(tree.children[1]))
+        out = self.tmp()
+        self.emit("try:")
+        self.emit(f"    {out} = ent[{obj}][{attr}]")
+        self.emit("except (KeyError, TypeError):")
+        self.emit(f"    {out} = rt.get_attr({obj}, {attr})")
+        return out
+
+    def x_index(self, tree, names):
+        box, key = self.expr(tree.children[0], names), self.expr(tree.children[1], names)
+        out = self.tmp()
+        self.emit(f"{out} = {box}.get({key}, 0) if isinstance({box}, dict) else {box}[{key}]")
+        return out
+
+    def x_call(self, tree, names):
+        name, args_tree = str(tree.children[0]), tree.children[1]
+        args = [self.expr(a, names) for a in (args_tree.children if args_tree is not None else [])]
+        out = self.tmp()
+        if name in self.compiler.functions:
+            call = self.const(self.compiler.functions[name])
+            self.emit(f"{out} = {call}.fast(rt{''.join(', ' + a for a in args)})")
+        elif name in FUNCTIONS:
+            fn = self.const(FUNCTIONS[name].fn)
+            self.emit(f"{out} = {fn}(rt{''.join(', ' + a for a in args)})")
+        else:
+            raise Unsupported(name)
+        return out
+
+    def _unary(self, tree, names, op):
+        inner = self.expr(tree.children[0], names)
+        out = self.tmp()
+        self.emit(f"{out} = {op}{inner}")
+        return out
+
+    def x_neg(self, tree, names):
+        return self._unary(tree, names, "-")
+
+    def x_not_op(self, tree, names):
+        return self._unary(tree, names, "not ")
+
+    def _membership(self, item_tree, box_tree, names, op):
+        item = self.expr(item_tree, names)
+        box = self.expr(box_tree, names)
+        out = self.tmp()
+        self.emit(f"{out} = {item} {op} {box}")
+        return out
+
+    def x_in_op(self, tree, names):
+        return self._membership(tree.children[0], tree.children[1], names, "in")
+
+    def x_not_in_op(self, tree, names):
+        return self._membership(tree.children[0], tree.children[2], names, "not in")
+
+    def x_cond_expr(self, tree, names):
+        then, test, other = tree.children
+        out = self.tmp()
+        self.emit(f"if {self.expr(test, names)}:")
+        self._branch(out, then, names)
+        self.emit("else:")
+        self._branch(out, other, names)
+        return out
+
+    def _branch(self, out, tree, names):
+        self.depth += 1
+        self.emit(f"{out} = {self.expr(tree, names)}")
+        self.depth -= 1
+
+    def _connective(self, tree, names, negate):
+        out = self.tmp()
+        parts = list(tree.children)
+        self.emit(f"{out} = {self.expr(parts[0], names)}")
+        opened = 0
+        for part in parts[1:]:
+            self.emit(f"if {'not ' if negate else ''}{out}:")
+            self.depth += 1
+            opened += 1
+            self.emit(f"{out} = {self.expr(part, names)}")
+        self.depth -= opened
+        self.emit(f"{out} = bool({out})")
+        return out
+
+    def x_or_expr(self, tree, names):
+        return self._connective(tree, names, negate=True)
+
+    def x_and_expr(self, tree, names):
+        return self._connective(tree, names, negate=False)
+
+    def x_comparison(self, tree, names):
+        value = self.expr(tree.children[0], names)
+        for op, operand in zip(tree.children[1::2], tree.children[2::2]):
+            right = self.expr(operand, names)
+            out = self.tmp()
+            if str(op) == "*":
+                self.emit(f"{out} = _mul(rt.limits, {value}, {right})")
+            else:
+                self.emit(f"{out} = {value} {_OPS[str(op)]} {right}")
+            value = out
+        return value
+
+    x_sum_expr = x_product = x_comparison
+
+
+def generate(compiler, tree: Tree, scope_names: set[str]):
+    """A compiled function ``fn(rt, env)`` for *tree*, or None for a shape not handled."""
+    if not ENABLED:
+        return None
+    writer = _Writer(compiler, set(scope_names))
+    try:
+        result = writer.expr(tree, {})
+    except Unsupported:
+        return None
+    body = "\n".join(writer.lines)
+    source = f"def _expr(rt, env):\n    ent = rt.ent\n{body}\n    return {result}\n"
+    namespace = dict(_HELPERS, C=tuple(writer.constants))
+    exec(compile(source, "<speciation expression>", "exec"), namespace)
+    fn = namespace["_expr"]
+    fn.source = source  # for tests and debugging
+    fn.tree = tree  # a rule function's body is generated again with its parameters as locals
+    return fn
+
+
+def _too_deep(rt, function) -> None:
+    from ..interpreter.limits import BudgetError
+    raise BudgetError(f"rule functions nested more than {rt.limits.call_depth} deep "
+                      f"(in {function.name}: a function that calls itself without end?)")
+
+
+_FUNCTION = """\
+def _fast(rt{params}):
+    memo = rt.static_memo if F.static else rt.memo
+    table = memo.get(NAME)
+    if table is None:
+        table = memo[NAME] = {{}}
+    key = ({args})
+    try:
+        return table[key]
+    except KeyError:
+        pass
+    except TypeError:  # an argument that cannot be a key (a list): not remembered
+        return _eval(rt{params})
+    value = table[key] = _eval(rt{params})
+    return value
+
+
+def _eval(rt{params}):
+    meter = rt.meter
+    meter.left -= 1
+    if meter.left < meter.next_check:
+        meter.check()
+    if meter.calls >= rt.limits.call_depth:
+        _too_deep(rt, F)
+    meter.calls += 1
+    try:
+        ent = rt.ent
+{body}
+        value = {result}
+{modify}        return value
+    except Exception as exc:
+        _note(exc, F)
+        raise
+    finally:
+        meter.calls -= 1
+"""
+
+
+_MODIFY = """\
+        env = dict(zip(PARAMS, ({args})))
+        for modifier in MODS:
+            env["self"] = modifier.owner
+            if modifier.active is None or modifier.active(rt, env):
+                env["base"] = value
+                value = modifier.value(rt, env)
+"""
+
+
+def generate_function(compiler, function, tree: Tree, modifiers: list = ()):
+    """``fast(rt, *args)`` for a rule function without modifiers: remembered values looked up
+    with the arguments as the key, the body run with its parameters as Python locals. None
+    when codegen is off or the body has a shape not handled."""
+    if not ENABLED or tree is None:
+        return None
+    from ..interpreter.errors import note_function
+    names = {param: f"a{i}" for i, param in enumerate(function.params)}
+    writer = _Writer(compiler, set())
+    writer.depth = 2
+    try:
+        result = writer.expr(tree, names)
+    except Unsupported:
+        return None
+    params = "".join(f", {v}" for v in names.values())
+    args = "".join(f"{v}, " for v in names.values())
+    modify = _MODIFY.format(args=args) if modifiers else ""
+    source = _FUNCTION.format(params=params, args=args, body="\n".join(writer.lines) or "        pass",
+                              result=result, modify=modify)
+    namespace = dict(_HELPERS, C=tuple(writer.constants), F=function, NAME=function.name,
+                     PARAMS=tuple(function.params), MODS=tuple(modifiers), zip=zip,
+                     _note=note_function, _too_deep=_too_deep, Exception=Exception)
+    exec(compile(source, f"<rule function {function.name}>", "exec"), namespace)
+    fast = namespace["_fast"]
+    fast.source = source
+    return fast
