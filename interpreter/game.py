@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import marshal
 import secrets
 from typing import Any
 
@@ -333,7 +334,7 @@ class Game:
     def clone(self) -> "Game":
         """An independent copy of this game (the same game: actions offered by one are
         accepted by the other at the same decision)."""
-        twin = Game(self.ruleset, _copy(self.state), self.lang)
+        twin = Game(self.ruleset, _clone_state(self.state), self.lang)
         twin._token, twin.decision_number = self._token, self.decision_number
         if self._history is not None:
             twin._history = {**self._history, "decisions": list(self._history["decisions"])}
@@ -401,6 +402,18 @@ def _index(value: Any, options: list) -> int | None:
         if value == option and type(value) is type(option):
             return index
     return None
+
+
+def _clone_state(state: dict) -> dict:
+    """An independent copy of a state, cheap: the log's lines are never changed once written,
+    so the copy shares them (only the list is new); the rest is copied by ``marshal`` (C
+    speed, plain data only), falling back to :func:`_copy`."""
+    rest = {key: value for key, value in state.items() if key != "log"}
+    try:
+        copied = marshal.loads(marshal.dumps(rest))
+    except ValueError:  # something that is not plain data: copied the slow way
+        copied = _copy(rest)
+    return {key: list(value) if key == "log" else copied[key] for key, value in state.items()}
 
 
 def _copy(value: Any) -> Any:
