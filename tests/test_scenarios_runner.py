@@ -289,7 +289,7 @@ def test_runtime_error_in_setup_is_a_failure(tmp_path):
             game.round = game.bag + 1
     """)
     assert not result.passed
-    assert re.match(r"runtime error: .*s\.yaml:5:5: can only concatenate list", result.reason)
+    assert re.match(r"runtime error: .*s\.yaml:5:5: cannot use \+ on a list and a number", result.reason)
 
 
 def test_bad_player_count_and_missing_ruleset(tmp_path):
