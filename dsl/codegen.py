@@ -25,6 +25,7 @@ from lark import Token, Tree
 
 from ..interpreter.builtins import FUNCTIONS
 from ..interpreter.limits import charge, multiply
+from . import cache
 
 ENABLED = os.environ.get("SPECIATION_CODEGEN", "1") != "0"
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -236,7 +237,7 @@ def generate(compiler, tree: Tree, scope_names: set[str]):
     body = "\n".join(writer.lines)
     source = f"def _expr(rt, env):\n    ent = rt.ent\n{body}\n    return {result}\n"
     namespace = dict(_HELPERS, C=tuple(writer.constants))
-    exec(compile(source, "<speciation expression>", "exec"), namespace)
+    exec(cache.code(source, "<speciation expression>"), namespace)
     fn = namespace["_expr"]
     fn.source = source  # for tests and debugging
     fn.tree = tree  # a rule function's body is generated again with its parameters as locals
@@ -319,7 +320,7 @@ def generate_function(compiler, function, tree: Tree, modifiers: list = ()):
     namespace = dict(_HELPERS, C=tuple(writer.constants), F=function, NAME=function.name,
                      PARAMS=tuple(function.params), MODS=tuple(modifiers), zip=zip,
                      _note=note_function, _too_deep=_too_deep, Exception=Exception)
-    exec(compile(source, f"<rule function {function.name}>", "exec"), namespace)
+    exec(cache.code(source, f"<rule function {function.name}>"), namespace)
     fast = namespace["_fast"]
     fast.source = source
     return fast

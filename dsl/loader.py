@@ -71,7 +71,8 @@ def load_file(path: str) -> tuple[Any, str]:
             text = handle.read()
     except OSError as exc:
         raise LoadError(f"cannot read file: {exc.strerror}", Span(path, 1, 1)) from None
-    return load_text(text, path), text
+    from . import cache  # documents of unchanged files are not parsed again
+    return cache.document(text, path, load_text), text
 
 
 _constructor = yaml.SafeLoader("")

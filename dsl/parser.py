@@ -13,6 +13,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 from lark.indenter import DedentError, Indenter
 
 from .errors import ParseError, Span
+from . import cache
 
 
 class _Indenter(Indenter):
@@ -67,7 +68,7 @@ def parse_effect(text: str, origin: Span, start: str = "start") -> Tree:
     """Parse effect text (or, with start="expr_start", one expression) found at *origin*."""
     source = text if text.endswith("\n") else text + "\n"
     try:
-        return _parser().parse(source, start=start)
+        return cache.tree(source, start, lambda: _parser().parse(source, start=start))
     except UnexpectedInput as exc:
         raise _friendly(exc, source, origin) from None
     except _BadDedent as exc:
