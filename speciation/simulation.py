@@ -5,7 +5,7 @@ Used by ``speciation simulate`` and by ``benchmarks/bench_games.py``.
 from __future__ import annotations
 
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from statistics import mean
 
 from .batch import MAX_ACTIONS, GameResult, GameSpec, play_spec, remember_ruleset, run_games
