@@ -19,6 +19,9 @@ Expr = Callable[[Any, dict], Any]
 class Stmt:
     span: Span
     id: int = field(default=-1, init=False)
+    # generated run(rt, env) for a statement or body that can never stop for a choice
+    # (dsl/codegen_statements.py); None: not considered yet, False: left to the machine
+    fast: Any = field(default=None, init=False)
 
 
 @dataclass(slots=True, eq=False)

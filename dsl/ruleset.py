@@ -21,6 +21,7 @@ from .layers import available_rulesets, slug, variant_files  # noqa: F401  (publ
 from .loader import Node
 from ..interpreter.errors import note_function
 from .codegen import generate_function
+from .codegen_statements import generate_statements
 from ..interpreter.limits import BudgetError
 from .types import check_types
 
@@ -82,6 +83,7 @@ class Ruleset:
         result = build(self.compiler)
         mark_static(self.functions, self.compiler.written, {})
         link_invalidation(self.functions, self.compiler.nodes)
+        generate_statements(self)
         errors = self.compiler.errors[before:]
         del self.compiler.errors[before:]
         if errors:
@@ -97,6 +99,7 @@ def load_ruleset(name_or_path: str, variants: list[str] | tuple = (), mods: list
     """Load, check and compile a ruleset; raises :class:`RuleErrors` with every problem."""
     root = find_ruleset(name_or_path)
     ruleset = _Builder().build(root, list(variants), list(mods))
+    generate_statements(ruleset)
     ruleset.source = str(root.resolve()) if Path(name_or_path).exists() else str(name_or_path)
     return ruleset
 

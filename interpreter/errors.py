@@ -67,6 +67,19 @@ def note_function(exc: BaseException, function: g.Function) -> None:
         calls.insert(0, (function.span, f"in function {function.name}({', '.join(function.params)})"))
 
 
+def mark(exc: BaseException, span: Any, what: str | None) -> None:
+    """Generated statement code passing an error on: the innermost statement it happened
+    in, then each macro call or emit around it (the frames the machine did not push)."""
+    try:
+        if getattr(exc, "rule_span", None) is None:
+            exc.rule_span = span  # type: ignore[attr-defined]
+            exc.rule_through = []  # type: ignore[attr-defined]
+        elif what:
+            exc.rule_through.insert(0, (span, what))  # type: ignore[attr-defined]
+    except AttributeError:  # pragma: no cover - every exception here takes attributes
+        pass
+
+
 def call_chain(machine: Any, exc: BaseException, span: Any) -> list[tuple[Any, str]]:
     """[(span, what)] from the outermost call in progress to where the error happened."""
     nodes, stack = machine.nodes, machine.state["stack"]
@@ -86,6 +99,7 @@ def call_chain(machine: Any, exc: BaseException, span: Any) -> list[tuple[Any, s
             chain.append((stmt.span, f"performs {what}" if type(stmt) is g.Perform else what))
     if len(chain) > 10:  # a runaway recursion: its start and its last calls tell the story
         chain = chain[:3] + [(None, f"... {len(chain) - 9} more calls ...")] + chain[-6:]
+    chain.extend(getattr(exc, "rule_through", []))  # calls inside generated statement code
     chain.append((span, "here"))
     chain.extend(getattr(exc, "rule_calls", []))
     return chain

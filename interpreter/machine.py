@@ -13,7 +13,7 @@ from typing import Any
 from ..dsl import graph as g
 from ..dsl.errors import RuleRuntimeError
 from . import rng
-from .errors import call_chain, in_authors_words
+from .errors import call_chain, in_authors_words, mark
 from .limits import DEFAULT, BudgetError, Limits, Meter, check_sequence, check_text
 
 _LOOPS = (g.For, g.While, g.Repeat)
@@ -178,11 +178,14 @@ class Machine:
         except RuleRuntimeError:
             raise
         except Exception as exc:  # a bug in the rules: say where, and through which calls
-            span = stmt.span if stmt is not None else None
+            span = getattr(exc, "rule_span", None) or (stmt.span if stmt is not None else None)
             raise RuleRuntimeError(in_authors_words(exc), span, call_chain(self, exc, span)) from exc
 
     def _enter(self, stmt: g.Stmt, frame: list, env: dict) -> bool:
         """Start a compound statement; True if the current block must pause."""
+        if stmt.fast:  # generated code: runs to the end, no frames
+            stmt.fast(self, env)
+            return False
         stack, owner = self.state["stack"], frame[3]
         kind = type(stmt)
         if kind is g.If:
@@ -212,6 +215,14 @@ class Machine:
                               "effect or trigger that calls or emits itself without end?)")
         if kind is g.Call:
             macro = self.ruleset.macros[stmt.name]
+            if macro.body.fast:
+                new_env = dict(zip(macro.params, [_own(a(self, env)) for a in stmt.args]))
+                try:
+                    macro.body.fast(self, new_env)
+                except Exception as exc:
+                    mark(exc, stmt.span, f"calls macro {stmt.name}")
+                    raise
+                return False
             new_env = dict(zip(macro.params, [_own(a(self, env)) for a in stmt.args]))
             stack.append([macro.body.id, 0, new_env, len(stack)])
             return True
