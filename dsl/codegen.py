@@ -244,6 +244,19 @@ def generate(compiler, tree: Tree, scope_names: set[str]):
     return fn
 
 
+MEASURE = 2_000  # calls of a rule function measured before deciding whether to remember its values
+MIN_HIT_RATE = 0.1  # a function whose values are asked again less often is not remembered
+
+
+def _decide(function, stats: list, remembering, plain) -> None:
+    """After MEASURE calls: keep remembering the function's values, or (if they were seldom
+    asked again, and they can change) compute them every time. Only speed depends on it:
+    rule functions are pure."""
+    keep = function.static or stats[1] >= MIN_HIT_RATE * stats[0]
+    function.fast = remembering if keep else plain
+    function.remembered = keep
+
+
 def _too_deep(rt, function) -> None:
     from ..interpreter.limits import BudgetError
     raise BudgetError(f"rule functions nested more than {rt.limits.call_depth} deep "
@@ -251,6 +264,22 @@ def _too_deep(rt, function) -> None:
 
 
 _FUNCTION = """\
+def _measure(rt{params}):
+    memo = rt.static_memo if F.static else rt.memo
+    table = memo.get(NAME)
+    STATS[0] += 1
+    if table is None:
+        table = memo[NAME] = {{}}
+    try:
+        if ({args}) in table:
+            STATS[1] += 1
+    except TypeError:  # an argument that cannot be a key
+        pass
+    if STATS[0] >= MEASURE:
+        _decide(F, STATS, _fast, _eval)
+    return _fast(rt{params})
+
+
 def _fast(rt{params}):
     memo = rt.static_memo if F.static else rt.memo
     table = memo.get(NAME)
@@ -319,8 +348,9 @@ def generate_function(compiler, function, tree: Tree, modifiers: list = ()):
                               result=result, modify=modify)
     namespace = dict(_HELPERS, C=tuple(writer.constants), F=function, NAME=function.name,
                      PARAMS=tuple(function.params), MODS=tuple(modifiers), zip=zip,
+                     STATS=[0, 0], MEASURE=MEASURE, _decide=_decide,
                      _note=note_function, _too_deep=_too_deep, Exception=Exception)
     exec(cache.code(source, f"<rule function {function.name}>"), namespace)
-    fast = namespace["_fast"]
+    fast = namespace["_measure"]
     fast.source = source
     return fast

@@ -24,7 +24,7 @@ from .codegen import ENABLED, _ident
 from ..interpreter.errors import mark as _mark
 from ..interpreter.limits import check_sequence
 
-_COMPOUND = (g.If, g.For, g.While, g.Repeat)
+_COMPOUND = (g.If, g.For, g.While, g.Repeat, g.Emit)  # standalone units (calls use the body)
 
 
 def _own(value: Any) -> Any:

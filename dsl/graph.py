@@ -128,6 +128,7 @@ class Function:
     expr: Expr = None  # type: ignore[assignment]
     call: Callable[..., Any] = None  # type: ignore[assignment]  # call(rt, [args])
     fast: Callable[..., Any] = None  # type: ignore[assignment]  # fast(rt, *args): the same, cheaper
+    remembered: bool | None = None  # values remembered? decided by measuring the hit rate
     reads: set = field(default_factory=set)   # attributes its expression reads
     calls: set = field(default_factory=set)   # rule functions it calls
     static: bool = False  # reads nothing any rule changes: computed once per game

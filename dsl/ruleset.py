@@ -358,7 +358,7 @@ def _caller(function: g.Function, modifiers: list[g.Modifier], compiler=None):
     fast = generate_function(compiler, function, getattr(function.expr, "tree", None), modifiers)
     if fast is not None:
         function.fast = fast
-        return lambda rt, args: fast(rt, *args)
+        return lambda rt, args: function.fast(rt, *args)
 
     def evaluate(rt, args):
         meter = rt.meter
