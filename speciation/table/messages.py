@@ -1,0 +1,65 @@
+"""The messages the table sends to one seat's page.
+
+Every message to a seat is built from ``game.view(seat)`` and, when that seat must
+decide, its own legal actions: never from the whole state. (A test reads every message
+sent to a seat and looks for the values hidden from it.)
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..interpreter.game import Game
+from . import present
+
+LOG_LINES = 400
+
+
+def _name(view: dict, player: str) -> str:
+    return str(view["ent"].get(player, {}).get("name", player))
+
+
+def seat_state(game: Game, seat: int, seats: list[str], lang: str | None) -> dict:
+    """What seat *seat* sees of the game: picture, players, scores, prompt, its options, log."""
+    ruleset = game.ruleset
+    view = game.view(seat)
+    pending = view.get("pending")
+    players = view["players"]
+    decider = game.player_of(pending["actor"]) if pending else None
+    points = present.scores(view, ruleset, lang)
+    over = pending is None
+    message: dict[str, Any] = {
+        "type": "state",
+        "seat": seat,
+        "seat_name": _name(view, players[seat]),
+        "players": [{"name": _name(view, p), "kind": seats[i], "score": points[i], "seat": i}
+                    for i, p in enumerate(players)],
+        "svg": present.picture(view, seat, ruleset, lang),
+        "prompt": pending["prompt"] if pending else "",
+        "decider": decider,
+        "decider_name": _name(view, players[decider]) if decider is not None else "",
+        "yours": decider == seat,
+        "options": [],
+        "log": view.get("log", [])[-LOG_LINES:],
+        "over": over,
+        "winner": None,
+    }
+    if decider == seat:
+        actions = game.legal_actions()
+        labels = present.option_labels(view, seat, ruleset, lang, actions)
+        message["options"] = [{"index": i, "label": labels[i], "entity": present.option_entity(view, a.value)}
+                              for i, a in enumerate(actions)]
+    if over:
+        best = present.winner(view, ruleset, lang, points)
+        message["winner"] = _name(view, players[best]) if best is not None else None
+    return message
+
+
+def player_name(game: Game, seat: int) -> str:
+    """A seat's public name."""
+    player = game.state["players"][seat]
+    return str(game.state["ent"].get(player, {}).get("name", player))
+
+
+def handover(game: Game, to_seat: int) -> dict:
+    """The screen between two people at one table: names who is next, shows nothing else."""
+    return {"type": "handover", "seat": to_seat, "seat_name": player_name(game, to_seat)}

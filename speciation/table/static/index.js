@@ -1,0 +1,123 @@
+// The new-game page: choose a ruleset, variants, mods, players, seats, language.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+let catalogue = { rulesets: [], agents: ["human"] };
+
+function option(value, text) {
+  const o = document.createElement("option");
+  o.value = value;
+  o.textContent = text;
+  return o;
+}
+
+function current() {
+  return catalogue.rulesets.find((r) => r.name === $("ruleset").value);
+}
+
+function fillRuleset() {
+  const r = current();
+  if (!r) return;
+  const variants = $("variants");
+  variants.replaceChildren();
+  for (const v of r.variants) {
+    const label = document.createElement("label");
+    const box = document.createElement("input");
+    box.type = "checkbox";
+    box.value = v.name;
+    box.name = "variant";
+    label.append(box, " " + (v.title || v.name));
+    label.title = v.name;
+    variants.append(label);
+  }
+  if (!r.variants.length) variants.textContent = "none";
+  const lang = $("lang");
+  lang.replaceChildren(option("", "rule files' names"));
+  for (const l of r.langs) lang.append(option(l, l));
+  const players = $("players");
+  players.min = r.min;
+  players.max = r.max;
+  players.value = Math.min(Math.max(Number(players.value) || r.min, r.min), r.max);
+  fillSeats();
+}
+
+function fillSeats() {
+  const seats = $("seats");
+  const before = [...seats.querySelectorAll("select")].map((s) => s.value);
+  seats.replaceChildren();
+  const count = Number($("players").value) || 2;
+  for (let i = 0; i < count; i++) {
+    const label = document.createElement("label");
+    label.textContent = `Player ${i + 1} `;
+    const select = document.createElement("select");
+    select.name = `seat${i}`;
+    select.dataset.seat = i;
+    for (const a of catalogue.agents) select.append(option(a, a === "human" ? "a person" : `agent: ${a}`));
+    select.value = before[i] || (i === 0 ? "human" : catalogue.agents.find((a) => a !== "human") || "human");
+    label.append(select);
+    seats.append(label);
+  }
+}
+
+async function post(url, body, isText) {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "Content-Type": isText ? "application/json" : "application/json" },
+    body: isText ? body : JSON.stringify(body),
+  });
+  const data = await response.json().catch(() => ({ error: `the server answered ${response.status}` }));
+  if (!response.ok || data.error) throw new Error(data.error || `the server answered ${response.status}`);
+  return data;
+}
+
+async function start(event) {
+  event.preventDefault();
+  $("new-error").textContent = "";
+  const body = {
+    ruleset: $("ruleset").value,
+    variants: [...document.querySelectorAll("#variants input:checked")].map((b) => b.value),
+    mods: $("mods").value.split("\n").map((s) => s.trim()).filter(Boolean),
+    players: Number($("players").value),
+    seats: [...document.querySelectorAll("#seats select")].map((s) => s.value),
+    lang: $("lang").value || null,
+    seed: Number($("seed").value) || 0,
+  };
+  $("start").disabled = true;
+  try {
+    const data = await post("/api/games", body);
+    location.href = data.url;
+  } catch (error) {
+    $("new-error").textContent = error.message;
+    $("start").disabled = false;
+  }
+}
+
+async function load(url) {
+  $("load-error").textContent = "";
+  const file = $("save-file").files[0];
+  if (!file) {
+    $("load-error").textContent = "choose a saved game file first";
+    return;
+  }
+  try {
+    const data = await post(url, await file.text(), true);
+    location.href = data.url;
+  } catch (error) {
+    $("load-error").textContent = error.message;
+  }
+}
+
+async function init() {
+  const response = await fetch("/api/rulesets");
+  catalogue = await response.json();
+  for (const r of catalogue.rulesets) $("ruleset").append(option(r.name, r.title));
+  fillRuleset();
+  $("ruleset").addEventListener("change", fillRuleset);
+  $("players").addEventListener("change", fillSeats);
+  $("new-form").addEventListener("submit", start);
+  $("resume").addEventListener("click", () => load("/api/resume"));
+  $("replay").addEventListener("click", () => load("/api/replay"));
+  document.body.dataset.ready = "1";
+}
+
+init();

@@ -1,0 +1,275 @@
+// The table: the board, the options, players, log; live over a websocket.
+// Everything shown comes from the messages the server builds from this seat's view.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const [, mode, ident] = location.pathname.split("/");
+const params = new URLSearchParams(location.search);
+let socket = null;
+let state = null;
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const seat = params.get("seat");
+  const query = seat !== null ? `?seat=${encodeURIComponent(seat)}` : "";
+  socket = new WebSocket(`${scheme}://${location.host}/ws/${mode}/${ident}${query}`);
+  socket.onmessage = (event) => receive(JSON.parse(event.data));
+  socket.onclose = () => toast("the connection to the table was closed (reload the page to reconnect)");
+}
+
+function send(message) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+}
+
+function receive(message) {
+  if (message.type === "error") return toast(message.text);
+  if (message.type === "handover") return showHandover(message);
+  if (message.type === "state") return showState(message);
+}
+
+// ---- hot-seat hand-over -------------------------------------------------------------------
+
+function showHandover(message) {
+  state = null;
+  $("board").replaceChildren();
+  $("options").replaceChildren();
+  $("log").replaceChildren();
+  $("players").replaceChildren();
+  $("handover-name").textContent = message.seat_name;
+  $("handover-name2").textContent = message.seat_name;
+  $("who").textContent = "";
+  $("prompt").textContent = "";
+  $("handover").hidden = false;
+  document.body.dataset.phase = "handover";
+}
+
+// ---- the state of the game as this seat sees it ----------------------------------------------
+
+function showState(message) {
+  state = message;
+  $("handover").hidden = true;
+  hideMenu();
+  document.body.dataset.phase = message.over ? "over" : message.yours ? "yours" : "waiting";
+  $("seat-name").textContent = message.mode === "replay" ? "replay" : `you are ${message.seat_name}`;
+  showStatus(message);
+  $("board").innerHTML = message.svg;
+  markChoosable(message);
+  showOptions(message);
+  showPlayers(message);
+  showLog(message.log);
+  showTools(message);
+}
+
+function showStatus(message) {
+  const status = $("status");
+  status.className = "status " + (message.over ? "over" : message.yours ? "yours" : "waiting");
+  if (message.over) {
+    $("who").textContent = "Game over";
+    $("prompt").textContent = message.winner ? `${message.winner} wins` : "";
+  } else if (message.yours) {
+    $("who").textContent = `Your decision (${message.seat_name}):`;
+    $("prompt").textContent = message.prompt;
+  } else {
+    const thinking = message.agent_thinking ? " (thinking…)" : "";
+    $("who").textContent = `${message.decider_name} decides${thinking}:`;
+    $("prompt").textContent = message.prompt;
+  }
+}
+
+function byEntity(options) {
+  const map = new Map();
+  for (const o of options) {
+    if (!o.entity) continue;
+    if (!map.has(o.entity)) map.set(o.entity, []);
+    map.get(o.entity).push(o);
+  }
+  return map;
+}
+
+function markChoosable(message) {
+  const board = $("board");
+  for (const [entity, options] of byEntity(message.options)) {
+    for (const node of board.querySelectorAll(`[data-entity="${CSS.escape(entity)}"]`)) {
+      node.classList.add("choosable");
+      node.addEventListener("click", (event) => {
+        event.stopPropagation();
+        if (options.length === 1) choose(options[0].index);
+        else showMenu(options, event.clientX, event.clientY);
+      });
+    }
+  }
+}
+
+function choose(index) {
+  hideMenu();
+  document.body.dataset.phase = "sent";
+  for (const b of $("options").querySelectorAll("button")) b.disabled = true;
+  send({ type: "choose", index });
+}
+
+function showOptions(message) {
+  const box = $("options");
+  box.replaceChildren();
+  if (message.mode === "replay") {
+    box.append(note(message.error || "replay: step through the decisions with ◀ ▶"));
+    return;
+  }
+  if (!message.yours) {
+    box.append(note(message.over ? "The game is over." : `Waiting for ${message.decider_name}.`));
+    return;
+  }
+  for (const o of message.options) {
+    const button = document.createElement("button");
+    button.className = "option" + (o.entity ? " on-board" : "");
+    button.textContent = o.label;
+    button.dataset.index = o.index;
+    if (o.entity) {
+      button.dataset.entity = o.entity;
+      button.title = "also on the board";
+      button.addEventListener("mouseenter", () => glow(o.entity, true));
+      button.addEventListener("mouseleave", () => glow(o.entity, false));
+    }
+    button.addEventListener("click", () => choose(o.index));
+    box.append(button);
+  }
+}
+
+function glow(entity, on) {
+  for (const node of $("board").querySelectorAll(`[data-entity="${CSS.escape(entity)}"]`)) {
+    node.classList.toggle("glow", on);
+  }
+}
+
+function note(text) {
+  const p = document.createElement("p");
+  p.className = "note";
+  p.textContent = text;
+  return p;
+}
+
+function showPlayers(message) {
+  const table = $("players");
+  table.replaceChildren();
+  for (const p of message.players) {
+    const row = table.insertRow();
+    row.className = (p.seat === message.decider ? "deciding " : "") + (p.seat === message.seat ? "me" : "");
+    row.insertCell().textContent = p.name;
+    row.insertCell().textContent = p.kind === "human" ? "person" : p.kind;
+    const score = row.insertCell();
+    score.className = "score";
+    score.textContent = p.score;
+  }
+}
+
+function showLog(lines) {
+  const log = $("log");
+  log.replaceChildren();
+  for (const line of lines) {
+    const item = document.createElement("li");
+    item.textContent = line.trim();
+    if (!line.startsWith(" ")) item.className = "head";
+    log.append(item);
+  }
+  log.scrollTop = log.scrollHeight;
+}
+
+function showTools(message) {
+  const replay = message.mode === "replay";
+  $("play-tools").hidden = replay;
+  $("replay-bar").hidden = !replay;
+  if (replay) {
+    $("step").textContent = `decision ${message.step} of ${message.total}`;
+    const select = $("replay-seat");
+    if (select.options.length !== message.seats.length) {
+      select.replaceChildren();
+      message.seats.forEach((name, i) => {
+        const o = document.createElement("option");
+        o.value = i;
+        o.textContent = name;
+        select.append(o);
+      });
+    }
+    select.value = message.seat;
+    return;
+  }
+  $("undo").disabled = !message.can_undo;
+  $("undo").title = message.can_undo ? "take back your last decision" : message.undo_reason;
+  $("save").href = `/api/games/${ident}/save`;
+}
+
+// ---- menus, hover text, messages --------------------------------------------------------------
+
+function showMenu(options, x, y) {
+  const menu = $("menu");
+  menu.replaceChildren();
+  for (const o of options) {
+    const button = document.createElement("button");
+    button.textContent = o.label;
+    button.addEventListener("click", () => choose(o.index));
+    menu.append(button);
+  }
+  menu.style.left = `${x + 6}px`;
+  menu.style.top = `${y + 6}px`;
+  menu.hidden = false;
+}
+
+function hideMenu() {
+  $("menu").hidden = true;
+}
+
+function hoverText(event) {
+  const node = event.target.closest("[data-entity]");
+  const tip = $("tip");
+  if (!node) {
+    tip.hidden = true;
+    return;
+  }
+  const title = node.querySelector(":scope > title");
+  if (!title || !title.textContent.trim()) {
+    tip.hidden = true;
+    return;
+  }
+  tip.textContent = title.textContent.trim();
+  tip.dataset.entity = node.dataset.entity;
+  tip.style.left = `${Math.min(event.clientX + 14, window.innerWidth - 340)}px`;
+  tip.style.top = `${event.clientY + 14}px`;
+  tip.hidden = false;
+}
+
+let toastTimer = null;
+function toast(text) {
+  const box = $("toast");
+  box.textContent = text;
+  box.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { box.hidden = true; }, 5000);
+}
+
+async function startReplay() {
+  const response = await fetch(`/api/games/${ident}/replay`, { method: "POST" });
+  const data = await response.json();
+  if (data.url) location.href = data.url;
+  else toast(data.error || "cannot replay");
+}
+
+function step(to) {
+  send({ type: "step", to });
+}
+
+function init() {
+  $("ready").addEventListener("click", () => send({ type: "ready" }));
+  $("undo").addEventListener("click", () => send({ type: "undo" }));
+  $("replay").addEventListener("click", startReplay);
+  $("first").addEventListener("click", () => step(0));
+  $("back").addEventListener("click", () => step(Math.max(0, state.step - 1)));
+  $("forward").addEventListener("click", () => step(state.step + 1));
+  $("last").addEventListener("click", () => step(state.total));
+  $("replay-seat").addEventListener("change", (e) => send({ type: "seat", seat: Number(e.target.value) }));
+  $("board").addEventListener("mousemove", hoverText);
+  $("board").addEventListener("mouseleave", () => { $("tip").hidden = true; });
+  document.addEventListener("click", (e) => { if (!e.target.closest("#menu")) hideMenu(); });
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape") hideMenu(); });
+  connect();
+}
+
+init();
