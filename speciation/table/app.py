@@ -243,7 +243,7 @@ def create_app(table: Table | None = None) -> Starlette:
             while True:
                 data = json.loads(await socket.receive_text())
                 await table.on_play_message(ident, page, data if isinstance(data, dict) else {})
-        except WebSocketDisconnect:
+        except (WebSocketDisconnect, RuntimeError):  # the page closed
             pass
         finally:
             table.pages[ident].remove(page)
@@ -265,7 +265,7 @@ def create_app(table: Table | None = None) -> Starlette:
                 if isinstance(data, dict) and data.get("type") == "seat":
                     page.seat = int(data.get("seat", 0)) % table.replays[ident].players
                 await table.show_replay(ident, page)
-        except WebSocketDisconnect:
+        except (WebSocketDisconnect, RuntimeError):  # the page closed
             pass
 
     routes = [

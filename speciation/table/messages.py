@@ -46,8 +46,10 @@ def seat_state(game: Game, seat: int, seats: list[str], lang: str | None) -> dic
     if decider == seat:
         actions = game.legal_actions()
         labels = present.option_labels(view, seat, ruleset, lang, actions)
-        message["options"] = [{"index": i, "label": labels[i], "entity": present.option_entity(view, a.value)}
-                              for i, a in enumerate(actions)]
+        entities = [present.option_entity(view, a.value) for a in actions]
+        message["options"] = [{"index": i, "label": labels[i], "entity": entity,
+                               "kind": view["ent"][entity].get("kind") if entity else None}
+                              for i, entity in enumerate(entities)]
     if over:
         best = present.winner(view, ruleset, lang, points)
         message["winner"] = _name(view, players[best]) if best is not None else None
