@@ -14,8 +14,9 @@ from . import present
 LOG_LINES = 400
 
 
-def _name(view: dict, player: str) -> str:
-    return str(view["ent"].get(player, {}).get("name", player))
+def _name(game: Game, player: str) -> str:
+    """A player's public name, in the game's language."""
+    return game.label(player)
 
 
 def seat_state(game: Game, seat: int, seats: list[str], lang: str | None) -> dict:
@@ -30,13 +31,13 @@ def seat_state(game: Game, seat: int, seats: list[str], lang: str | None) -> dic
     message: dict[str, Any] = {
         "type": "state",
         "seat": seat,
-        "seat_name": _name(view, players[seat]),
-        "players": [{"name": _name(view, p), "kind": seats[i], "score": points[i], "seat": i}
+        "seat_name": _name(game, players[seat]),
+        "players": [{"name": _name(game, p), "kind": seats[i], "score": points[i], "seat": i}
                     for i, p in enumerate(players)],
         "svg": present.picture(view, seat, ruleset, lang),
         "prompt": pending["prompt"] if pending else "",
         "decider": decider,
-        "decider_name": _name(view, players[decider]) if decider is not None else "",
+        "decider_name": _name(game, players[decider]) if decider is not None else "",
         "yours": decider == seat,
         "options": [],
         "log": view.get("log", [])[-LOG_LINES:],
@@ -52,14 +53,13 @@ def seat_state(game: Game, seat: int, seats: list[str], lang: str | None) -> dic
                               for i, entity in enumerate(entities)]
     if over:
         best = present.winner(view, ruleset, lang, points)
-        message["winner"] = _name(view, players[best]) if best is not None else None
+        message["winner"] = _name(game, players[best]) if best is not None else None
     return message
 
 
 def player_name(game: Game, seat: int) -> str:
     """A seat's public name."""
-    player = game.state["players"][seat]
-    return str(game.state["ent"].get(player, {}).get("name", player))
+    return game.label(game.state["players"][seat])
 
 
 def handover(game: Game, to_seat: int) -> dict:

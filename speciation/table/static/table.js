@@ -21,7 +21,9 @@ function send(message) {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
 }
 
+let received = 0;
 function receive(message) {
+  document.body.dataset.received = ++received;
   if (message.type === "error") return toast(message.text);
   if (message.type === "handover") return showHandover(message);
   if (message.type === "state") return showState(message);
