@@ -180,6 +180,8 @@ function showTools(message) {
   $("play-tools").hidden = replay;
   $("replay-bar").hidden = !replay;
   if (replay) {
+    asked = Math.max(0, asked - 1);
+    if (asked === 0) wanted = message.step;
     $("step").textContent = `decision ${message.step} of ${message.total}`;
     const select = $("replay-seat");
     if (select.options.length !== message.seats.length) {
@@ -254,8 +256,13 @@ async function startReplay() {
   else toast(data.error || "cannot replay");
 }
 
+// The decision a replay is going to (clicks may come faster than the answers).
+let wanted = 0;
+let asked = 0;
 function step(to) {
-  send({ type: "step", to });
+  wanted = Math.max(0, Math.min(state ? state.total : 0, to));
+  asked += 1;
+  send({ type: "step", to: wanted });
 }
 
 function init() {
@@ -263,10 +270,10 @@ function init() {
   $("undo").addEventListener("click", () => send({ type: "undo" }));
   $("replay").addEventListener("click", startReplay);
   $("first").addEventListener("click", () => step(0));
-  $("back").addEventListener("click", () => step(Math.max(0, state.step - 1)));
-  $("forward").addEventListener("click", () => step(state.step + 1));
+  $("back").addEventListener("click", () => step(wanted - 1));
+  $("forward").addEventListener("click", () => step(wanted + 1));
   $("last").addEventListener("click", () => step(state.total));
-  $("replay-seat").addEventListener("change", (e) => send({ type: "seat", seat: Number(e.target.value) }));
+  $("replay-seat").addEventListener("change", (e) => { asked += 1; send({ type: "seat", seat: Number(e.target.value) }); });
   $("board").addEventListener("mousemove", hoverText);
   $("board").addEventListener("mouseleave", () => { $("tip").hidden = true; });
   document.addEventListener("click", (e) => { if (!e.target.closest("#menu")) hideMenu(); });
