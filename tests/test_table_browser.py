@@ -138,14 +138,14 @@ def test_choose_by_clicking_the_board(page, running, ruleset, kind):
         target.hover()
         page.wait_for_selector("#tip:not([hidden])", timeout=WAIT)
         assert session.game.label(entity) in page.locator("#tip").inner_text()
-    history = len(session.history)
+    history = len(session.decisions)
     before = received(page)
     target.click()
     if page.locator("#menu:not([hidden])").count():  # several options name this entity
         page.locator("#menu button").first.click()
     page.wait_for_function(f"Number(document.body.dataset.received || 0) > {before}", timeout=WAIT)
-    assert len(session.history) == history + 1
-    chosen = session.history[-1]["value"]
+    assert len(session.decisions) == history + 1
+    chosen = session.decisions[-1][1]
     assert chosen == entity or (isinstance(chosen, list) and entity in chosen)
 
 
@@ -163,8 +163,8 @@ def test_save_resume_and_replay(page, running, tmp_path):
     saved = tmp_path / "game.json"
     download.value.save_as(saved)
     data = json.loads(saved.read_text())
-    decisions = len(data["table"]["history"])
-    assert decisions >= 3 and data["ruleset"] == "marine"
+    decisions = len(data["history"]["decisions"])
+    assert decisions >= 3 and data["ruleset"]["name"] == "marine" and data["table"]["seats"] == ["human", "random"]
 
     page.goto(running.url + "/")
     page.wait_for_selector("body[data-ready='1']", timeout=WAIT)
@@ -229,7 +229,7 @@ def test_play_to_the_end_against_agents(page, running, ruleset, variants, lang):
     while not probe.is_over:
         probe.apply(rng.choice(probe.legal_actions()))
         length += 1
-    advance(session, lambda game: len(session.history) >= length - 30, random.Random(2))
+    advance(session, lambda game: len(session.decisions) >= length - 30, random.Random(2))
     page.goto(running.add(session))
     settled(page, 0)
     shoot(page, ruleset + ("-" + lang if lang else ""))

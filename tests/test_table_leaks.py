@@ -96,16 +96,6 @@ def _play_as(running, session: Session, seat: int) -> list[str]:
     return received
 
 
-def _public_ever(session: Session, start: dict, seat: int) -> set[str]:
-    """Every string seat *seat*'s own view showed at some decision of the game so far."""
-    game = Game(session.game.ruleset, json.loads(json.dumps(start)))
-    seen = _shown(game.view(seat), set())
-    for decision in session.history:
-        game.apply(decision["value"])
-        _shown(game.view(seat), seen)
-    return seen
-
-
 def _shown(view: dict, out: set) -> set:
     """The strings a view shows somewhere (a card's own record, which every view has, does
     not count: where the card is, is what may be hidden)."""
@@ -125,6 +115,7 @@ def resampled(monkeypatch):
 
     def checked(game, seat, seats, lang):
         message = built(game, seat, seats, lang)
+        _shown(game.view(seat), SHOWN)
         other = built(game.determinize(seat, rng), seat, seats, lang)
         # (The seat's own options are labelled by the rules from the game: a label may name
         # what this seat does see but the view does not model, e.g. a face-up tile on a pile.)
@@ -134,14 +125,17 @@ def resampled(monkeypatch):
         return message
 
     monkeypatch.setattr(messages, "seat_state", checked)
+    SHOWN.clear()
     return differences
+
+
+SHOWN: set[str] = set()   # every string the seat's view showed when a message was built
 
 
 @pytest.mark.parametrize("ruleset", ["original", "marine"])
 def test_no_message_to_a_seat_holds_what_it_may_not_see(running, resampled, ruleset):
     session = Session.new(f"leak-{ruleset}", ruleset, 3, ["human", "random", "random"], seed=11)
     orders = _poison_order(session.game)
-    start = json.loads(json.dumps(session.game.state))
     hidden_start = _secret_values(session.game, 0)
     running.add(session)
     rng_state = json.dumps(session.game.state["rng"])
@@ -159,7 +153,7 @@ def test_no_message_to_a_seat_holds_what_it_may_not_see(running, resampled, rule
     assert not resampled, "a message depends on what the seat cannot see: " + resampled[0]
     # Secret contents and others' private values never appear: by id anywhere, by name in
     # the text parts (the picture may draw every card's own spaces, wherever the card is).
-    leaks = _leak_candidates(session, start, hidden_start | _secret_values(session.game, 0))
+    leaks = _leak_candidates(session, hidden_start | _secret_values(session.game, 0))
     if ruleset == "marine":
         assert leaks, "Marine hides other seats' traits: the test must have something to look for"
     for ident, names in leaks.items():
@@ -170,9 +164,9 @@ def test_no_message_to_a_seat_holds_what_it_may_not_see(running, resampled, rule
             assert not found, f"the hidden value {ident!r} ({word!r}) reached seat 1's page: {found[0][:300]}"
 
 
-def _leak_candidates(session: Session, start: dict, secret: set[str]) -> dict[str, set[str]]:
+def _leak_candidates(session: Session, secret: set[str]) -> dict[str, set[str]]:
     """Hidden values the seat never saw, with the words that name them (id and names)."""
-    public = _public_ever(session, start, 0)
+    public = set(SHOWN)
     ruleset = session.game.ruleset
     out = {}
     for ident in secret - public:

@@ -21,15 +21,15 @@ def test_undo_takes_back_the_decision_and_the_agents_replies():
     while session.agent_step():
         pass
     seat, before = session.decider, json.dumps(session.game.state)
-    played = len(session.history)
-    assert session.human(seat) and session.undo_refusal(seat) == "there is no decision of a person to take back"
+    played = len(session.decisions)
+    assert session.human(seat) and session.undo_refusal(seat) == "there is no decision of yours to undo"
     assert session.choose(seat, 0) is None
     while session.agent_step():
         pass
-    assert session.decider == seat and len(session.history) >= 2
-    assert session.undo(1 - seat) == "the last decision of a person was not yours"
+    assert session.decider == seat and len(session.decisions) >= 2
+    assert session.undo(1 - seat) == "there is no decision of yours to undo"
     assert session.undo(seat) is None
-    assert json.dumps(session.game.state) == before and len(session.history) == played
+    assert json.dumps(session.game.state) == before and len(session.decisions) == played
 
 
 def test_undo_is_refused_once_something_was_drawn():
@@ -43,13 +43,13 @@ def test_undo_is_refused_once_something_was_drawn():
             break
     else:
         pytest.fail("no decision drew anything")
-    assert "drawn" in session.undo_refusal(seat)
-    assert session.undo(seat).startswith("something was drawn")
+    assert session.undo_refusal(seat).startswith("chance has been drawn since")
+    assert session.undo(seat).startswith("chance has been drawn since")
 
 
 def test_a_save_resumes_and_replays():
     session = Session.new("s", "marine", 2, ["human", "random"], seed=5)
-    advance(session, lambda game: len(session.history) >= 30, random.Random(2))
+    advance(session, lambda game: len(session.decisions) >= 30, random.Random(2))
     text = session.save_json()
     resumed = Session.resume("r", text)
     assert resumed.game.digest() == session.game.digest() and resumed.seats == ["human", "random"]
@@ -60,12 +60,13 @@ def test_a_save_resumes_and_replays():
 
 def test_a_replay_names_the_first_decision_that_no_longer_applies():
     session = Session.new("x", "original", 2, ["human", "human"], seed=5)
-    advance(session, lambda game: len(session.history) >= 12, random.Random(4))
-    data = json.loads(session.save_json())
-    data["table"]["history"][7]["value"] = "no such option"
-    replay = Replay.from_save("y", json.dumps(data))
+    advance(session, lambda game: len(session.decisions) >= 12, random.Random(4))
+    history = session.game.history
+    history["decisions"][7][1] = "no such option"
+    replay = Replay("y", session.game.ruleset, history)
     replay.game_at(12)
-    assert replay.step == 7 and replay.error.startswith("decision 8 no longer applies")
+    assert replay.step == 7 and replay.error.startswith("decision 8 of 12 (")
+    assert "no longer applies" in replay.error
 
 
 def test_serve_command_options():

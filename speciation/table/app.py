@@ -133,9 +133,8 @@ class Table:
 def _replay_state(replay: Replay, step: int, seat: int) -> dict:
     """Seat *seat*'s view of a replay after *step* decisions (no options: nothing to decide)."""
     game = replay.game_at(step)
-    message = messages.seat_state(game, seat, replay.setup.get("seats") or [HUMAN] * replay.players,
-                                  replay.lang)
-    message.update(mode="replay", options=[], yours=False, step=replay.step, total=len(replay.history),
+    message = messages.seat_state(game, seat, replay.seats, replay.lang)
+    message.update(mode="replay", options=[], yours=False, step=replay.step, total=len(replay.decisions),
                    error=replay.error or "", can_undo=False,
                    seats=[messages.player_name(game, s) for s in range(replay.players)])
     return message
@@ -223,8 +222,10 @@ def create_app(table: Table | None = None) -> Starlette:
         if session is None:
             return JSONResponse({"error": "no such game"}, status_code=404)
         ident = table.new_id()
-        table.replays[ident] = Replay.of(ident, session)
-        table.replays[ident].setup["seats"] = session.seats
+        try:
+            table.replays[ident] = Replay.of(ident, session)
+        except SpeciationError as error:
+            return JSONResponse({"error": str(error)}, status_code=400)
         return JSONResponse({"url": f"/replay/{ident}"})
 
     async def ws_play(socket: WebSocket) -> None:

@@ -1,5 +1,5 @@
-"""One game at the table: the game, who sits in each seat (a person or an agent), the
-history of decisions, undo, and replay.
+"""One game at the table: the game, who sits in each seat (a person or an agent), undo,
+and replay of its history (the game's own, ``game.history``).
 
 Nothing here knows any game: it uses the game API (``legal_actions``, ``apply``,
 ``view``) and the agents of :mod:`speciation.agents`.
@@ -12,9 +12,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..agents import make_agents
-from ..dsl.errors import IllegalActionError, SaveFileError, SpeciationError
+from ..dsl.errors import IllegalActionError, ReplayError, SaveFileError, SpeciationError
 from ..dsl.ruleset import load_ruleset
 from ..interpreter.game import Game
+from ..session import Session as UndoKeeper
+from ..session import UndoRefused
 
 HUMAN = "human"
 
@@ -44,27 +46,21 @@ def _agent_input(game: Game, seat: int):
 
 
 @dataclass
-class Undo:
-    """What is needed to take back one human decision: the state before it."""
-
-    seat: int
-    history_len: int
-    state: dict
-
-
-@dataclass
 class Session:
-    """A game in progress at the table."""
+    """A game in progress at the table. Its decisions are the game's own history
+    (``game.history``); undo follows the rules of :mod:`speciation.session`."""
 
     ident: str
     game: Game
     seats: list[str]
     lang: str | None = None
-    history: list[dict] = field(default_factory=list)
-    setup: dict = field(default_factory=dict)
-    undos: list[Undo] = field(default_factory=list)
     agents: dict[int, Any] = field(default_factory=dict)
     lock: threading.RLock = field(default_factory=threading.RLock)
+
+    def __post_init__(self) -> None:
+        # Keeps the checkpoints before each person's decision and says when undo is allowed
+        # (refused after chance, a reveal, or another person's decision).
+        self.keeper = UndoKeeper(self.game, [None] * len(self.seats), on_log=None)
 
     # ---- making one --------------------------------------------------------------------
 
@@ -74,22 +70,17 @@ class Session:
             lang: str | None = None) -> "Session":
         ruleset = load_ruleset(ruleset_name, list(variants or []), list(mods or []))
         game = Game.new(ruleset, players, seed, lang=lang)
-        setup = {"ruleset": ruleset_name, "players": players, "seed": seed,
-                 "variants": list(variants or []), "mods": list(mods or []), "chance": []}
-        return cls(ident, game, _seat_list(seats, players), lang, [], setup)._with_agents(seed)
+        return cls(ident, game, _seat_list(seats, players), lang)._with_agents(seed)
 
     @classmethod
     def resume(cls, ident: str, text: str, seats: list[str] | None = None,
                lang: str | None = None) -> "Session":
-        """A session from a save written by :meth:`save_json` (or any Speciation save)."""
+        """A session from a save (the engine's format; a table's save also names its seats)."""
         game = Game.from_json(text, lang=lang)
-        data = json.loads(text)
-        table = data.get("table") or {}
+        table = _table_part(text)
         players = len(game.state["players"])
         chosen = seats or table.get("seats") or [HUMAN] * players
-        session = cls(ident, game, _seat_list(chosen, players), lang,
-                      list(table.get("history") or []), dict(table.get("setup") or {}))
-        return session._with_agents(int(game.state.get("seed", 0)))
+        return cls(ident, game, _seat_list(chosen, players), lang)._with_agents(int(game.state.get("seed", 0)))
 
     def _with_agents(self, seed: int) -> "Session":
         players = len(self.seats)
@@ -97,6 +88,12 @@ class Session:
             if name != HUMAN:
                 self.agents[seat] = _agent_for(name, players, seat, seed)
         return self
+
+    @property
+    def decisions(self) -> list:
+        """Every decision taken so far, ``[actor, value]`` (the game's history)."""
+        history = self.game.history
+        return history["decisions"] if history else []
 
     # ---- who decides ---------------------------------------------------------------------
 
@@ -125,10 +122,10 @@ class Session:
             actions = self.game.legal_actions()
             if not isinstance(index, int) or not 0 <= index < len(actions):
                 return "no such option"
-            before = Undo(seat, len(self.history), _copy_state(self.game.state))
-            error = self._apply(seat, actions[index].value)
+            mark = self.keeper.checkpoint(seat)
+            error = self._apply(seat, actions[index])
             if error is None:
-                self.undos.append(before)
+                self.keeper.checkpoints.append(mark)
             return error
 
     def agent_step(self) -> bool:
@@ -138,53 +135,51 @@ class Session:
             if seat is None or seat not in self.agents:
                 return False
             action = self.agents[seat].choose(_agent_input(self.game, seat))
-            self._apply(seat, action.value if hasattr(action, "value") else action)
+            error = self._apply(seat, action)
+            if error:
+                raise RuntimeError(f"the agent of seat {seat + 1} chose what the game refused: {error}")
             return True
 
-    def _apply(self, seat: int, value: Any) -> str | None:
+    def _apply(self, seat: int, action: Any) -> str | None:
         try:
-            self.game.apply(value)
+            self.game.apply(action)
         except IllegalActionError as error:
             return str(error)
         except SpeciationError as error:
             return f"the rules failed: {error}"
-        self.history.append({"seat": seat, "value": value})
         return None
 
     # ---- undo ------------------------------------------------------------------------------------
 
     def undo_refusal(self, seat: int) -> str | None:
         """Why *seat* may not take back its last decision now (None: it may)."""
-        if not self.undos:
-            return "there is no decision of a person to take back"
-        last = self.undos[-1]
-        if last.seat != seat:
-            return "the last decision of a person was not yours"
-        state = self.game.state
-        if last.state["rng"] != state["rng"] or last.state["chance"] != state["chance"]:
-            return "something was drawn or rolled since (hidden information came out)"
-        return None
+        return self.keeper.undo_refusal(seat)
 
     def undo(self, seat: int) -> str | None:
         """Take back *seat*'s last decision and the agents' replies after it."""
         with self.lock:
-            refusal = self.undo_refusal(seat)
-            if refusal:
-                return refusal
-            last = self.undos.pop()
-            self.game.state.clear()
-            self.game.state.update(last.state)
-            self.game.state_edited()
-            del self.history[last.history_len:]
+            try:
+                self.keeper.undo(seat)
+            except UndoRefused as refusal:
+                return str(refusal)
             return None
 
     # ---- saving ------------------------------------------------------------------------------------
 
     def save_json(self) -> str:
-        """The game as a save (the engine's format) with the table's decision history."""
+        """The game as a save (the engine's format, with its history) and the table's seats."""
         data = json.loads(self.game.to_json())
-        data["table"] = {"seats": self.seats, "history": self.history, "setup": self.setup}
+        data["table"] = {"seats": self.seats}
         return json.dumps(data)
+
+
+def _table_part(text: str) -> dict:
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return {}
+    table = data.get("table") if isinstance(data, dict) else None
+    return table if isinstance(table, dict) else {}
 
 
 def _seat_list(seats: list[str], players: int) -> list[str]:
@@ -197,54 +192,55 @@ def _seat_list(seats: list[str], players: int) -> list[str]:
     return names
 
 
-def _copy_state(state: dict) -> dict:
-    return json.loads(json.dumps(state))
-
-
 class Replay:
     """A finished or saved game, decision by decision, rebuilt from its history."""
 
-    def __init__(self, ident: str, ruleset, setup: dict, history: list[dict], lang: str | None = None):
-        self.ident, self.ruleset, self.setup, self.history, self.lang = ident, ruleset, setup, history, lang
+    def __init__(self, ident: str, ruleset, history: dict, seats: list[str] | None = None,
+                 lang: str | None = None):
+        self.ident, self.ruleset, self.history, self.lang = ident, ruleset, history, lang
+        self.decisions = list(history.get("decisions") or [])
+        self.seats = seats or [HUMAN] * int(history["players"])
         self.step = 0
         self.error: str | None = None
-        self._states: list[dict] = [self._start().state]
+        self._games: list[Game] = [Game.replay(ruleset, history, lang=lang, stop=0)]
 
     @classmethod
     def from_save(cls, ident: str, text: str, lang: str | None = None) -> "Replay":
-        game = Game.from_json(text, lang=lang)
-        table = json.loads(text).get("table") or {}
-        if not table.get("history") and not table.get("setup"):
+        """The replay of a save; under rules changed since, it stops at the first decision
+        that no longer applies (and says which)."""
+        try:
+            game = Game.from_json(text, lang=lang)
+        except ReplayError as error:
+            game = error.game
+        history = json.loads(text).get("history")
+        if not isinstance(history, dict):
             raise SaveFileError("this save holds no decision history, so it cannot be replayed")
-        setup = dict(table.get("setup") or {})
-        setup.setdefault("players", len(game.state["players"]))
-        setup.setdefault("seed", game.state.get("seed", 0))
-        setup.setdefault("seats", table.get("seats"))
-        return cls(ident, game.ruleset, setup, list(table.get("history") or []), lang)
+        return cls(ident, game.ruleset, history, _table_part(text).get("seats"), lang)
 
     @classmethod
     def of(cls, ident: str, session: Session) -> "Replay":
-        return cls(ident, session.game.ruleset, dict(session.setup), list(session.history), session.lang)
-
-    def _start(self) -> Game:
-        return Game.new(self.ruleset, self.setup["players"], self.setup.get("seed", 0),
-                        chance=self.setup.get("chance") or [], lang=self.lang)
+        history = session.game.history
+        if history is None:
+            raise SaveFileError("this game has no decision history to replay")
+        return cls(ident, session.game.ruleset, history, session.seats, session.lang)
 
     @property
     def players(self) -> int:
-        return int(self.setup["players"])
+        return len(self.seats)
 
     def game_at(self, step: int) -> Game:
         """The game after the first *step* decisions (kept, so stepping back is cheap)."""
-        step = max(0, min(step, len(self.history)))
-        while len(self._states) <= step and self.error is None:
-            game = Game(self.ruleset, _copy_state(self._states[-1]), self.lang)
-            decision = self.history[len(self._states) - 1]
+        step = max(0, min(step, len(self.decisions)))
+        while len(self._games) <= step and self.error is None:
+            number = len(self._games) - 1
+            game = self._games[-1].clone()
+            actor, value = self.decisions[number]
             try:
-                game.apply(decision["value"])
+                game.apply(value)
             except SpeciationError as error:
-                self.error = f"decision {len(self._states)} no longer applies: {error}"
+                self.error = (f"decision {number + 1} of {len(self.decisions)} ({game.label(actor)}: "
+                              f"{game.prompt} → {game.label(value)}) no longer applies: {error}")
                 break
-            self._states.append(game.state)
-        self.step = min(step, len(self._states) - 1)
-        return Game(self.ruleset, _copy_state(self._states[self.step]), self.lang)
+            self._games.append(game)
+        self.step = min(step, len(self._games) - 1)
+        return self._games[self.step].clone()
