@@ -35,15 +35,7 @@ class Feeder:
         self.game, self.choices, self.env = game, choices, env
         self.used = 0
         self.settled: list[tuple[Span, str, Any]] = []   # decided by the rules since the last choice
-        machine = game._machine
-        original = machine._choose
-
-        def choose(stmt, frame_env):   # note the decisions the rules settle themselves
-            asked = original(stmt, frame_env)
-            if not asked:
-                self.settled.append((stmt.span, stmt.var, frame_env.get(stmt.var)))
-            return asked
-        machine._choose = choose
+        _note_settled(game, self.settled)
 
     def left(self) -> int:
         return len(self.choices) - self.used
@@ -60,15 +52,17 @@ class Feeder:
         return (f"\n    note: since the previous choice the rules settled {len(self.settled)} decision(s) "
                 f"by themselves (no option, or one and no way to decline), using no choice{more}: {shown}")
 
-    def feed(self) -> None:
-        while self.left() and (self.game.pending is not None or self.choices[self.used].refuse):
+    def feed(self, final: bool = False) -> None:
+        """Answer decisions while choices are left; a ``refuse`` with no decision pending is
+        tried only after the last step (*final*), when the game is over."""
+        while self.left() and (self.game.pending is not None or (final and self.choices[self.used].refuse)):
             choice = self.choices[self.used]
             self.used += 1
             if choice.refuse:
                 self.refused(choice)
                 continue
             action = self.match(choice)
-            self.settled = []
+            self.settled.clear()
             self.game.apply(action)
             if choice.checkpoint:
                 check_all(self.game, choice.checkpoint, self.env, f"{choice.span}: after choice {self.used}")
@@ -119,6 +113,23 @@ class Feeder:
             self.fail(f"{where}: {show(pick)} is not a legal choice for {describe_pending(game)}; "
                       f"legal: {legal(game)}")
         return action
+
+
+def _note_settled(game: Game, settled: list) -> None:
+    """Make *game*'s machine note in *settled* each decision the rules settle themselves.
+    (Only this game's machine: its class becomes a subclass that notes, then defers.)"""
+    machine = game._machine
+    base = type(machine)
+
+    class Noting(base):  # type: ignore[misc, valid-type]
+        __slots__ = ()
+
+        def _choose(self, stmt, env):
+            asked = base._choose(self, stmt, env)
+            if not asked:
+                settled.append((stmt.span, stmt.var, env.get(stmt.var)))
+            return asked
+    machine.__class__ = Noting
 
 
 def find_action(actions: list[Action], pick: Any) -> Action | None:
