@@ -89,6 +89,9 @@ def start_from_new_game_page(page, running, ruleset: str, seats: list[str], lang
 # ---- the new-game page, buttons, undo --------------------------------------------------------
 
 def test_start_a_game_choose_by_button_and_undo(page, running):
+    page.goto(running.url + "/")
+    page.wait_for_selector("body[data-ready='1']", timeout=WAIT)
+    shoot(page, "new-game")
     start_from_new_game_page(page, running, "original", ["human", "random"])
     assert page.locator("#status").inner_text().startswith("Your decision")
     assert page.locator("#board svg").count() == 1
@@ -187,6 +190,7 @@ def test_save_resume_and_replay(page, running, tmp_path):
     page.click("#forward")
     sync_api.expect(step).to_have_text(f"decision 2 of {decisions}", timeout=WAIT)
     assert log_size(page) > start_lines
+    shoot(page, "replay")
     page.click("#last")
     sync_api.expect(step).to_have_text(f"decision {decisions} of {decisions}", timeout=WAIT)
     assert log_size(page) == lines
@@ -207,6 +211,7 @@ def test_hot_seat_hands_the_screen_over(page, running):
     assert page.locator("#board svg").count() == 0 and page.locator("#options button").count() == 0
     name = page.locator("#handover-name").inner_text()
     assert name and name not in first
+    shoot(page, "handover")
     before = received(page)
     page.click("#ready")
     settled(page, before)

@@ -99,7 +99,12 @@ class Table:
         while session.agent_to_move():
             if self.agent_delay:
                 await asyncio.sleep(self.agent_delay)
-            moved = await asyncio.to_thread(session.agent_step)
+            try:
+                moved = await asyncio.to_thread(session.agent_step)
+            except Exception as error:  # noqa: BLE001 - an agent or rule failure: tell the pages
+                for page in self.pages.get(ident, []):
+                    await self.send(page, {"type": "error", "text": f"an agent could not move: {error}"})
+                return
             await self.show(ident)
             if not moved:
                 break

@@ -26,7 +26,7 @@ def seat_state(game: Game, seat: int, seats: list[str], lang: str | None) -> dic
     pending = view.get("pending")
     players = view["players"]
     decider = game.player_of(pending["actor"]) if pending else None
-    points = present.scores(view, ruleset, lang)
+    points = present.scores(view, seat, ruleset, lang)
     over = pending is None
     message: dict[str, Any] = {
         "type": "state",

@@ -23,11 +23,10 @@ HUMAN = "human"
 
 def agent_names() -> list[str]:
     """The agent names a seat may take (besides a person)."""
-    try:
-        from ..agents import AGENT_NAMES  # the agents package's own list, where it has one
-        return [n for n in AGENT_NAMES if n != HUMAN]
-    except ImportError:
-        return ["random"]
+    from .. import agents
+    from ..agents import base
+    names = getattr(agents, "AGENT_NAMES", None) or getattr(base, "AGENT_NAMES", None) or ("random",)
+    return [n for n in names if n != HUMAN]
 
 
 def _agent_for(name: str, players: int, seat: int, seed: int):

@@ -37,6 +37,7 @@ function showHandover(message) {
   $("options").replaceChildren();
   $("log").replaceChildren();
   $("players").replaceChildren();
+  $("seat-name").textContent = "hand-over";
   $("handover-name").textContent = message.seat_name;
   $("handover-name2").textContent = message.seat_name;
   $("who").textContent = "";
