@@ -237,7 +237,7 @@ def test_play_to_the_end_against_agents(page, running, ruleset, variants, lang):
     advance(session, lambda game: len(session.decisions) >= length - 30, random.Random(2))
     page.goto(running.add(session))
     settled(page, 0)
-    shoot(page, ruleset + ("-" + lang if lang else ""))
+    shoot(page, ruleset + ("-" + lang if lang else "") + "-late")
     clicks = random.Random(1)
     for _ in range(600):
         if page.evaluate("document.body.dataset.phase") == "over":
