@@ -195,7 +195,7 @@ class Game:
             return []
         describe = self._machine.option_describer()
         decision = self.decision_id
-        actions = [Action(_copy(v), None, describe, decision) for v in pending["options"]]
+        actions = [Action(v, None, describe, decision) for v in _copy_options(pending["options"])]
         if pending["optional"]:
             actions.append(Action(None, PASS_LABEL, None, decision))
         return actions
@@ -402,6 +402,14 @@ def _index(value: Any, options: list) -> int | None:
         if value == option and type(value) is type(option):
             return index
     return None
+
+
+def _copy_options(options: list) -> list:
+    """Copies of the options, made in one go (no per-option cost)."""
+    try:
+        return marshal.loads(marshal.dumps(options))
+    except ValueError:  # not plain data
+        return [_copy(v) for v in options]
 
 
 def _clone_state(state: dict) -> dict:
