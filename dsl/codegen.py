@@ -327,6 +327,26 @@ _MODIFY = """\
 """
 
 
+def _inlinable(modifier) -> bool:
+    return (modifier.active is None or hasattr(modifier.active, "tree")) and hasattr(modifier.value, "tree")
+
+
+def _inline_modifiers(writer: _Writer, names: dict, result: str, modifiers) -> str:
+    """Each modifier in turn, as code: if it is active, its value replaces the value so far
+    (its `self` is its owner, its `base` the value so far)."""
+    value = writer.tmp()
+    writer.emit(f"{value} = {result}")
+    for modifier in modifiers:
+        scope = dict(names, self=writer.const(modifier.owner), base=value)
+        if modifier.active is not None:
+            writer.emit(f"if {writer.expr(modifier.active.tree, scope)}:")
+            writer.depth += 1
+        writer.emit(f"{value} = {writer.expr(modifier.value.tree, scope)}")
+        if modifier.active is not None:
+            writer.depth -= 1
+    return value
+
+
 def generate_function(compiler, function, tree: Tree, modifiers: list = ()):
     """``fast(rt, *args)`` for a rule function without modifiers: remembered values looked up
     with the arguments as the key, the body run with its parameters as Python locals. None
@@ -339,6 +359,9 @@ def generate_function(compiler, function, tree: Tree, modifiers: list = ()):
     writer.depth = 2
     try:
         result = writer.expr(tree, names)
+        if modifiers and all(_inlinable(m) for m in modifiers):
+            result = _inline_modifiers(writer, names, result, modifiers)
+            modifiers = ()
     except Unsupported:
         return None
     params = "".join(f", {v}" for v in names.values())
