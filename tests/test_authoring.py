@@ -159,3 +159,16 @@ def test_check_a_mod_folder_against_its_targets_and_a_ruleset_file(tmp_path, cap
     assert "checking against marine (the rulesets its manifest targets)" in out and "ok:" in out
     assert main(["check", str(ROOT / "rulesets" / "marine" / "cards" / "annelids.yaml")]) == 0
     assert "checking that ruleset" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("edition, deck", [("original", "dominance"), ("marine", "trait")])
+def test_new_card_writes_a_skeleton_that_loads(tmp_path, capsys, edition, deck):
+    args = ["new", "card", edition, "Deep", "Vents", "--out", str(tmp_path)] + (["--deck", deck] if edition == "marine" else [])
+    assert main(args) == 0
+    path = tmp_path / "deep_vents.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert f"deck: {deck}" in text and "card: Deep Vents" in text
+    ruleset = load_ruleset(edition, mods=[str(path)])
+    assert ruleset.cards["deep_vents"].deck == deck
+    assert main(args) == 1 and "exists" in capsys.readouterr().err
+    assert main(["new", "card", edition, "X", "--deck", "nope", "--out", str(tmp_path)]) == 2
