@@ -172,3 +172,24 @@ def test_new_card_writes_a_skeleton_that_loads(tmp_path, capsys, edition, deck):
     assert ruleset.cards["deep_vents"].deck == deck
     assert main(args) == 1 and "exists" in capsys.readouterr().err
     assert main(["new", "card", edition, "X", "--deck", "nope", "--out", str(tmp_path)]) == 2
+
+
+def test_every_schema_key_has_a_description():
+    import json
+    missing = []
+
+    def walk(node, where):
+        if isinstance(node, dict):
+            for key, value in (node.get("properties") or {}).items():
+                if isinstance(value, dict) and not value.get("description"):
+                    missing.append(f"{where}: {key}")
+            for key, value in node.items():
+                walk(value, where)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value, where)
+    schemas = sorted((ROOT / "dsl" / "schemas").glob("*.json"))
+    assert len(schemas) >= 6
+    for path in schemas:
+        walk(json.loads(path.read_text(encoding="utf-8")), path.name)
+    assert missing == []
