@@ -7,7 +7,9 @@ by the source line and a caret, so that a whole batch reads like a compiler's.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from collections import Counter
 from difflib import get_close_matches
+from functools import lru_cache
 from typing import Iterable
 
 
@@ -126,11 +128,47 @@ class ArgumentError(SpeciationError, ValueError):
 
 
 def did_you_mean(word: str, candidates: Iterable[str]) -> str:
-    """A 'did you mean' hint, or '' when nothing is close."""
-    close = get_close_matches(word, list(candidates), n=3, cutoff=0.6)
+    """A 'did you mean' hint, or '' when nothing is close. Fast on long lists of
+    candidates (thousands of unknown names among thousands of known ones): only the
+    candidates sharing the most letter pairs with *word* are compared in full."""
+    names = candidates if isinstance(candidates, list) else list(candidates)
+    if len(names) > _SHORTLIST:
+        names = _shortlist(str(word), names)
+    close = get_close_matches(str(word), names, n=3, cutoff=0.6)
     if not close:
         return ""
     return "did you mean " + " or ".join(f"'{c}'" for c in close) + "?"
+
+
+_SHORTLIST = 60
+_INDEXES: dict[tuple[str, ...], dict[str, list[int]]] = {}
+
+
+def _pairs(text: str) -> set[str]:
+    return {text[i:i + 2] for i in range(len(text) - 1)} or {text}
+
+
+def _shortlist(word: str, names: list[str]) -> list[str]:
+    """The candidates that share the most letter pairs with *word* (an index of the
+    candidates' pairs is kept for the last few candidate lists)."""
+    key = tuple(names)
+    index = _INDEXES.get(key)
+    if index is None:
+        if len(_INDEXES) >= 8:
+            _INDEXES.pop(next(iter(_INDEXES)))
+        index = _INDEXES[key] = {}
+        for number, name in enumerate(names):
+            for pair in _pairs(name):
+                index.setdefault(pair, []).append(number)
+    shared = Counter()
+    for pair in _pairs(word):
+        shared.update(index.get(pair, ()))
+    return [names[number] for number, _ in shared.most_common(_SHORTLIST)]
+
+
+@lru_cache(maxsize=16)
+def _lines_of(text: str) -> list[str]:
+    return text.splitlines()
 
 
 def _source_line(span: Span, sources: dict[str, str] | None) -> str | None:
@@ -139,11 +177,11 @@ def _source_line(span: Span, sources: dict[str, str] | None) -> str | None:
     text = (sources or {}).get(span.path)
     if text is None:
         try:
-            with open(span.path, encoding="utf-8") as handle:
-                text = handle.read()
-        except OSError:
+            with open(span.path, encoding="utf-8", errors="replace") as handle:
+                text = handle.read(4 * 1024 * 1024)
+        except (OSError, ValueError):
             return None
-    lines = text.splitlines()
+    lines = _lines_of(text)
     if span.line > len(lines):
         return None
     return lines[span.line - 1]

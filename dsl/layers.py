@@ -82,11 +82,21 @@ def _chain(root: Path) -> list[Path]:
         parent = manifest.get("extends") if isinstance(manifest, dict) else None
         if not parent:
             return chain
-        nxt = find_ruleset(str(parent))
+        nxt = _parent_ruleset(str(parent), manifest.where("extends"))
         if nxt.resolve() in seen:
             raise RuleErrors([LoadError("ruleset extends itself", manifest.where("extends"))])
         seen.add(nxt.resolve())
         chain.append(nxt)
+
+
+def _parent_ruleset(name: str, where: Span) -> Path:
+    """The built-in ruleset an ``extends:`` names (never a path: a shared ruleset must not
+    make us read folders outside it)."""
+    candidate = builtin_root() / name
+    if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) and (candidate / "ruleset.yaml").is_file():
+        return candidate
+    raise RuleErrors([LoadError(f"extends: no built-in ruleset named '{name[:80]}'", where,
+                                did_you_mean(name, available_rulesets()))])
 
 
 class Definitions:

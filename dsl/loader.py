@@ -12,6 +12,11 @@ import yaml
 
 from .errors import LoadError, Span
 
+MAX_FILE_BYTES = 2 * 1024 * 1024   # a rule file larger than this is refused
+MAX_DEPTH = 64                     # lists and maps nested deeper than this are refused
+MAX_DIGITS = 100                   # a number written with more digits is refused
+_PLAIN_TAGS = {"tag:yaml.org,2002:" + t for t in ("str", "int", "float", "bool", "null", "timestamp")}
+
 
 class Node(dict):
     """A YAML mapping that remembers where it and each of its entries stand."""
@@ -46,8 +51,12 @@ def span_of(value: Any, default: Span) -> Span:
 
 def load_text(text: str, path: str) -> Any:
     """Parse one YAML document, keeping positions. Raises :class:`LoadError`."""
+    if len(text) > MAX_FILE_BYTES:
+        raise LoadError(f"file too large ({len(text)} characters; at most {MAX_FILE_BYTES})", Span(path, 1, 1))
     try:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except RecursionError:
+        raise LoadError(f"YAML nested too deeply (at most {MAX_DEPTH} levels)", Span(path, 1, 1)) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         span = Span(path, mark.line + 1, mark.column + 1) if mark else Span(path, 1, 1)
@@ -57,7 +66,7 @@ def load_text(text: str, path: str) -> Any:
     if root is None:
         return None
     try:
-        return _convert(root, path, text.splitlines())
+        return _Converter(path, text.splitlines()).convert(root, 0)
     except yaml.MarkedYAMLError as exc:  # an unknown tag, say: still the author's YAML
         mark = exc.problem_mark or exc.context_mark
         span = Span(path, mark.line + 1, mark.column + 1) if mark else Span(path, 1, 1)
@@ -67,10 +76,19 @@ def load_text(text: str, path: str) -> Any:
 def load_file(path: str) -> tuple[Any, str]:
     """Load a file; returns (document, source text)."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise LoadError(f"cannot read file: {exc.strerror}", Span(path, 1, 1)) from None
+    if len(data) > MAX_FILE_BYTES:
+        raise LoadError(f"file too large (more than {MAX_FILE_BYTES} bytes)", Span(path, 1, 1))
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise LoadError(f"not UTF-8 text: byte 0x{data[exc.start]:02x} cannot be decoded "
+                        "(save the file as UTF-8)", Span(path, line, col)) from None
     from . import cache  # documents of unchanged files are not parsed again
     return cache.document(text, path, load_text), text
 
@@ -97,48 +115,87 @@ def _scalar_span(node: yaml.ScalarNode, path: str, lines: list[str]) -> Span:
     return span
 
 
-def _convert(node: yaml.Node, path: str, lines: list[str]) -> Any:
-    if isinstance(node, yaml.MappingNode):
+class _Converter:
+    """Turns composed YAML nodes into Node / NodeList / Text, within the limits above."""
+
+    def __init__(self, path: str, lines: list[str]):
+        self.path, self.lines, self.seen = path, lines, set()
+
+    def convert(self, node: yaml.Node, depth: int) -> Any:
+        if id(node) in self.seen:  # the composer shares one node among its aliases
+            raise LoadError("YAML aliases ('*name') are not supported; write the value out",
+                            _start(node, self.path))
+        self.seen.add(id(node))
+        if depth > MAX_DEPTH:
+            raise LoadError(f"YAML nested too deeply (at most {MAX_DEPTH} levels)", _start(node, self.path))
+        if isinstance(node, yaml.MappingNode):
+            self.plain_tag(node, "tag:yaml.org,2002:map")
+            return self.mapping(node, depth)
+        if isinstance(node, yaml.SequenceNode):
+            self.plain_tag(node, "tag:yaml.org,2002:seq")
+            items = NodeList(self.convert(child, depth + 1) for child in node.value)
+            items.span = _start(node, self.path)
+            items.item_spans = [self.value_span(c) for c in node.value]
+            return items
+        return self.scalar(node)
+
+    def plain_tag(self, node: yaml.Node, tag: str) -> None:
+        if node.tag != tag:
+            raise LoadError(f"YAML tag {node.tag!r} is not supported on a list or map; remove it",
+                            _start(node, self.path))
+
+    def value_span(self, node: yaml.Node) -> Span:
+        return _scalar_span(node, self.path, self.lines) if isinstance(node, yaml.ScalarNode) \
+            else _start(node, self.path)
+
+    def mapping(self, node: yaml.MappingNode, depth: int) -> Node:
         result = Node()
-        result.span = _start(node, path)
+        result.span = _start(node, self.path)
         result.key_spans, result.value_spans = {}, {}
         for key_node, value_node in node.value:
-            key_span = _start(key_node, path)
+            key_span = _start(key_node, self.path)
             if key_node.tag == "tag:yaml.org,2002:merge":
                 raise LoadError("YAML merge keys ('<<') are not supported; write the entries out",
                                 key_span)
-            key = _convert(key_node, path, lines)
-            if isinstance(key_node, yaml.ScalarNode) and (isinstance(key, bool) or key is None):
+            if not isinstance(key_node, yaml.ScalarNode):
+                raise LoadError("a mapping key must be a plain word or number", key_span)
+            key = self.scalar(key_node)
+            if isinstance(key, bool) or key is None:
                 # YAML 1.1 reads the keys on/off/yes/no/null as true/false/none; a rule
                 # file means the word (a trigger's 'on:' above all).
                 key = Text(key_node.value)
                 key.span = key_span
-            if not isinstance(key, (str, int, bool)) or isinstance(key, list):
+            if not isinstance(key, (str, int)):
                 raise LoadError("a mapping key must be a plain word or number", key_span)
             if key in result:
                 raise LoadError(f"duplicate key '{key}'", key_span)
-            result[key] = _convert(value_node, path, lines)
+            result[key] = self.convert(value_node, depth + 1)
             result.key_spans[key] = key_span
-            result.value_spans[key] = (
-                _scalar_span(value_node, path, lines)
-                if isinstance(value_node, yaml.ScalarNode)
-                else _start(value_node, path)
-            )
+            result.value_spans[key] = self.value_span(value_node)
         return result
-    if isinstance(node, yaml.SequenceNode):
-        items = NodeList(_convert(child, path, lines) for child in node.value)
-        items.span = _start(node, path)
-        items.item_spans = [
-            _scalar_span(c, path, lines) if isinstance(c, yaml.ScalarNode) else _start(c, path)
-            for c in node.value
-        ]
-        return items
-    if node.tag == "tag:yaml.org,2002:timestamp":
-        value = node.value  # a date stays the text it was written as (JSON has no dates)
-    else:
-        value = _constructor.construct_object(node, deep=True)
-    if isinstance(value, str):
-        text = Text(value)
-        text.span = _scalar_span(node, path, lines)
-        return text
-    return value
+
+    def scalar(self, node: yaml.Node) -> Any:
+        span = _scalar_span(node, self.path, self.lines)
+        if node.tag not in _PLAIN_TAGS:
+            raise LoadError(f"YAML tag {node.tag!r} is not supported (rule files hold text, numbers, "
+                            "true/false and null)", _start(node, self.path))
+        if node.tag == "tag:yaml.org,2002:timestamp":
+            value: Any = node.value  # a date stays the text it was written as (JSON has no dates)
+        else:
+            if node.tag in ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float") \
+                    and sum(c.isdigit() for c in node.value) > MAX_DIGITS:
+                raise LoadError(f"number with more than {MAX_DIGITS} digits", span)
+            try:
+                value = _constructor.construct_object(node, deep=True)
+            except (ValueError, TypeError, OverflowError, IndexError, KeyError):
+                raise LoadError(f"{node.value[:40]!r} is not a valid {node.tag.rsplit(':', 1)[-1]}",
+                                _start(node, self.path)) from None
+        if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
+            raise LoadError(f"{node.value!r} is not a finite number", span)
+        if isinstance(value, str):
+            text = Text(value)
+            text.span = span
+            return text
+        if value is not None and not isinstance(value, (bool, int, float)):
+            raise LoadError(f"unsupported YAML value ({type(value).__name__})", _start(node, self.path))
+        return value

@@ -15,6 +15,9 @@ from lark.indenter import DedentError, Indenter
 from .errors import ParseError, Span
 from . import cache
 
+MAX_TREE_DEPTH = 100   # statements and expressions nested deeper than this are refused
+MAX_DIGITS = 100       # a number written with more digits is refused
+
 
 class _Indenter(Indenter):
     NL_type = "_NL"
@@ -68,7 +71,9 @@ def parse_effect(text: str, origin: Span, start: str = "start") -> Tree:
     """Parse effect text (or, with start="expr_start", one expression) found at *origin*."""
     source = text if text.endswith("\n") else text + "\n"
     try:
-        return cache.tree(source, start, lambda: _parser().parse(source, start=start))
+        tree = cache.tree(source, start, lambda: _parser().parse(source, start=start))
+    except RecursionError:
+        raise ParseError(f"effect nested too deeply (at most {MAX_TREE_DEPTH} levels)", origin) from None
     except UnexpectedInput as exc:
         raise _friendly(exc, source, origin) from None
     except _BadDedent as exc:
@@ -77,6 +82,27 @@ def parse_effect(text: str, origin: Span, start: str = "start") -> Tree:
         span = origin.shifted(token.end_line or 1, token.end_column or 1)
         raise ParseError("this line is indented less than its block but more than the "
                          "block around it; indent it like one of them", span) from None
+    _check_limits(tree, origin)
+    return tree
+
+
+def _check_limits(tree: Tree, origin: Span) -> None:
+    """Refuse what later stages cannot handle: deep nesting (blocks, brackets, long chains of
+    operators) and huge numbers. Walks the tree without recursion."""
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_TREE_DEPTH:
+            meta = node.meta
+            span = origin.shifted(meta.line, meta.column) if not meta.empty else origin
+            raise ParseError(f"effect nested too deeply (at most {MAX_TREE_DEPTH} levels of blocks, "
+                             "brackets and operators); split it into functions or macros", span)
+        for child in node.children:
+            if isinstance(child, Tree):
+                stack.append((child, depth + 1))
+            elif isinstance(child, Token) and child.type == "NUMBER" and len(child.value) > MAX_DIGITS:
+                raise ParseError(f"number with more than {MAX_DIGITS} digits",
+                                 origin.shifted(child.line or 1, child.column or 1))
 
 
 def _friendly(exc: UnexpectedInput, source: str, origin: Span) -> ParseError:

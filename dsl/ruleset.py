@@ -14,7 +14,7 @@ from typing import Any
 from ..interpreter.board import HexGrid, cell_id
 from . import graph as g
 from .compiler import Compiler, compile_expression_text
-from .errors import RuleErrors, Span, did_you_mean
+from .errors import RuleErrors, SchemaError, Span, did_you_mean
 from .layers import SIGNATURE, Definitions, _plain, find_ruleset
 from .presentation import check_presentation
 from .layers import available_rulesets, slug, variant_files  # noqa: F401  (public here too)
@@ -160,6 +160,12 @@ class _Builder(Definitions):
                                               {name: params for name, (params, _, _) in self.functions.items()}))
         for error in compiler.errors:
             self.errors.append(error)
+        players = {**manifest.get("players", {"min": 1, "max": 1}), **self.player_limits}
+        if isinstance(players.get("min"), int) and isinstance(players.get("max"), int) \
+                and players["min"] > players["max"]:
+            self.errors.append(SchemaError(f"players: min ({players['min']}) is more than max ({players['max']})",
+                                           manifest.where("players") if "players" in manifest
+                                           else Span(str(root / "ruleset.yaml"), 1, 1)))
         if self.errors:
             raise RuleErrors(self.errors, self.sources)
         entities = dict(self.initial_entities(constants))
@@ -167,7 +173,6 @@ class _Builder(Definitions):
         members: dict[str, list[str]] = {}
         for ident, record in entities.items():
             members.setdefault(record["kind"], []).append(ident)
-        players = {**manifest.get("players", {"min": 1, "max": 1}), **self.player_limits}
         return Ruleset(
             name=str(manifest.get("ruleset", root.name)), title=str(manifest.get("title", "")),
             version=str(manifest.get("version", "0")), min_players=int(players["min"]),
