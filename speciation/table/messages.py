@@ -27,12 +27,14 @@ def seat_state(game: Game, seat: int, seats: list[str], lang: str | None) -> dic
     players = view["players"]
     decider = game.player_of(pending["actor"]) if pending else None
     points = present.scores(view, seat, ruleset, lang)
+    plays = present.roles(view, seat, ruleset, lang)
     over = pending is None
     message: dict[str, Any] = {
         "type": "state",
         "seat": seat,
         "seat_name": _name(game, players[seat]),
-        "players": [{"name": _name(game, p), "kind": seats[i], "score": points[i], "seat": i}
+        "players": [{"name": _name(game, p), "plays": ", ".join(plays.get(p, [])), "kind": seats[i],
+                     "score": points[i], "seat": i}
                     for i, p in enumerate(players)],
         "svg": present.picture(view, seat, ruleset, lang),
         "prompt": pending["prompt"] if pending else "",

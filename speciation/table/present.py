@@ -37,6 +37,17 @@ def scores(view: dict, seat: int, ruleset, lang: str | None) -> list[Any]:
     return [score for _, score in Scene.of(view, seat, lang, ruleset).scores()]
 
 
+def roles(view: dict, seat: int, ruleset, lang: str | None) -> dict[str, list[str]]:
+    """What each player plays (the records the presentation gives a panel, by owner)."""
+    scene = Scene.of(view, seat, lang, ruleset)
+    out: dict[str, list[str]] = {}
+    for record in scene.panels():
+        owner = scene.owner_of(record)
+        if owner is not None and owner != record.get("id"):
+            out.setdefault(owner, []).append(scene.label(record["id"]))
+    return out
+
+
 def winner(view: dict, ruleset, lang: str | None, points: list[Any]) -> int | None:
     """The winning player's index once the game is over, from the view alone."""
     state = json.loads(json.dumps(view))

@@ -156,7 +156,14 @@ function showPlayers(message) {
   for (const p of message.players) {
     const row = table.insertRow();
     row.className = (p.seat === message.decider ? "deciding " : "") + (p.seat === message.seat ? "me" : "");
-    row.insertCell().textContent = p.name;
+    const name = row.insertCell();
+    name.textContent = p.name;
+    if (p.plays) {
+      const plays = document.createElement("small");
+      plays.className = "plays";
+      plays.textContent = ` · ${p.plays}`;
+      name.append(plays);
+    }
     row.insertCell().textContent = p.kind === "human" ? "person" : p.kind;
     const score = row.insertCell();
     score.className = "score";
