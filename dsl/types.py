@@ -155,6 +155,11 @@ class TypeChecker:
                 if report and found in _BAD_FOR_INT:
                     self.errors.append(CompileError(f"'{attr}' holds a number, not a {found}",
                                                     self._span(program, value)))
+        elif kind == "comparison" and len(node.children) == 3 and str(node.children[1]) in ("<", ">", "<=", ">="):
+            sides = [node.children[0], node.children[2]]
+            if INT in (self.type_of(sides[0], locals_), self.type_of(sides[1], locals_)):
+                for side in sides:
+                    self._need_int(side, program, locals_, None, "an order comparison with a number", report)
         elif kind == "repeat_stmt":
             self._need_int(node.children[0], program, locals_, None, "'repeat'", report)
         elif kind in ("call", "call_stmt"):
@@ -162,6 +167,12 @@ class TypeChecker:
 
     def _call(self, node: Tree, program: _Program, locals_: set[str], report: bool) -> None:
         name = str(node.children[0])
+        args = node.children[1].children if isinstance(node.children[1], Tree) else []
+        numeric = name == "range" or (name in ("min", "max") and len(args) > 1
+                                      and INT in [self.type_of(a, locals_) for a in args])
+        if numeric and name not in self.callables:
+            for arg in args:
+                self._need_int(arg, program, locals_, None, f"'{name}'", report)
         if name not in self.callables or not isinstance(node.children[1], Tree):
             return
         params = self.callables[name]

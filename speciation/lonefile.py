@@ -49,6 +49,9 @@ def check_lone(target: str, variants: Sequence[str] = (), mods: Sequence[str] = 
         print(f"error: no file '{target}' (a lone card, variant or mod file to check)", file=sys.stderr)
         return 1
     home = _containing_ruleset(path)
+    if home is not None and path.is_file() and path.parent.name == "variants":
+        print(f"{target}: a variant of the ruleset in {home}; checking that ruleset with it")
+        return _one(str(home), list(variants) + [path.stem], mods, None, target)
     if home is not None:
         print(f"{target}: part of the ruleset in {home}; checking that ruleset")
         return _one(str(home), variants, mods, None, target)

@@ -159,6 +159,8 @@ def test_check_a_mod_folder_against_its_targets_and_a_ruleset_file(tmp_path, cap
     assert "checking against marine (the rulesets its manifest targets)" in out and "ok:" in out
     assert main(["check", str(ROOT / "rulesets" / "marine" / "cards" / "annelids.yaml")]) == 0
     assert "checking that ruleset" in capsys.readouterr().out
+    assert main(["check", str(ROOT / "rulesets" / "marine" / "variants" / "short.yaml")]) == 0
+    assert "a variant of the ruleset in" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("edition, deck", [("original", "dominance"), ("marine", "trait")])

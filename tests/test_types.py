@@ -73,3 +73,16 @@ def test_misspelled_deck_and_four_compile_errors_come_at_once(tmp_path):
         (2, "unknown deck 'dominanse'"), (6, "unknown name 'scroe'"),
         (7, "no kind of entity has an attribute 'vpp'"), (8, "'gain_vp' takes 2 arguments, not 1"),
         (9, "unknown verb or macro 'explode'"), (10, "unknown key 'trigers'")]
+
+
+def test_order_comparisons_and_numeric_builtins_need_numbers(tmp_path):
+    errors = _errors(tmp_path, "dominance", '''\
+        if you.vp > "ten":
+            gain_bonus(you, [2])
+        for i in range("three"):
+            pass
+        ''')
+    assert [(line, message) for line, _, message in errors] == [
+        (6, "an order comparison with a number needs a number, not a text"),
+        (7, "'gain_bonus' parameter 'n' needs a number, not a list"),
+        (8, "'range' needs a number, not a text")]
