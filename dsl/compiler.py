@@ -115,6 +115,7 @@ class Compiler(ExpressionCompiler):
 
     def s_draw_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
         self._note_write(tree.children[1])
+        self._not_a_constant(tree.children[1], scope, "draw from")
         name = str(tree.children[0])
         source = self.expr(_target_as_expr(tree.children[1]), scope)
 
@@ -124,6 +125,7 @@ class Compiler(ExpressionCompiler):
 
     def s_shuffle_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
         self._note_write(tree.children[0])
+        self._not_a_constant(tree.children[0], scope, "shuffle")
         source = self.expr(_target_as_expr(tree.children[0]), scope)
         return self._simple(tree, scope, lambda rt, env: rt.shuffle(source(rt, env)),
                             changes=not _local_place(tree.children[0]))
@@ -149,6 +151,7 @@ class Compiler(ExpressionCompiler):
                        scope.span(args[0]))
         elif builtin.target and args:
             self._note_write(args[0])
+            self._not_a_constant(args[0], scope, f"change with '{name}'")
         compiled = [self.expr(a, scope) for a in args]
         fn = builtin.fn
 
@@ -205,6 +208,19 @@ class Compiler(ExpressionCompiler):
 
     # ---- targets (places a value can be stored) -------------------------------------
 
+    def _not_a_constant(self, tree: Tree, scope, doing: str) -> None:
+        """A ruleset constant (a table, a symbol list) is not a place: changing it would change
+        the loaded ruleset itself, outside the game's state, and every later game with it."""
+        root = tree
+        while isinstance(root, Tree) and root.data in ("index", "target_index"):
+            root = root.children[0]
+        if isinstance(root, Tree) and root.data in ("name", "target_name"):
+            name = str(root.children[0])
+            if name not in scope.names and isinstance(self.constants.get(name), (list, dict)):
+                self.error(f"cannot {doing} '{name}': it is a constant of the ruleset, not a place "
+                           "(copy it into a local name or an attribute first)",
+                           scope.span(tree))
+
     def target(self, tree: Tree, scope: Scope) -> Callable[[Any, dict, Any], None]:
         if tree.data == "target_name":
             name = str(tree.children[0])
@@ -223,6 +239,7 @@ class Compiler(ExpressionCompiler):
             def set_attr(rt, env, value):
                 rt.set_attr(obj(rt, env), attr, value)
             return set_attr
+        self._not_a_constant(tree, scope, "assign into")
         container, key = self.expr(tree.children[0], scope), self.expr(tree.children[1], scope)
 
         def set_index(rt, env, value):
