@@ -15,9 +15,10 @@ import time
 from dataclasses import dataclass
 
 
-@dataclass
+@dataclass(frozen=True)
 class Limits:
-    """The budgets of one game (``Game.limits``); every field may be changed."""
+    """The budgets of a game (``Game.limits``). Frozen, as the default is shared by every
+    game: make another (``Limits(work=...)``, ``dataclasses.replace(game.limits, ...)``)."""
 
     work: int = 5_000_000        # units of work between two decisions
     seconds: float = 60.0        # CPU seconds between two decisions

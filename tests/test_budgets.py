@@ -90,3 +90,11 @@ def test_chain_of_calls_in_the_authors_words(tmp_path):
     assert [line.split(": ", 1)[1] for line in lines[2:]] == [
         "calls macro score_it", "here", "in function worth_of(x)"]
     assert ":4:5: calls" in lines[2] and ":7:5: here" in lines[3] and ":9:17: in function" in lines[4]
+
+
+def test_limits_are_per_game_and_kept_by_clones(tmp_path):
+    import dataclasses
+    game = Game.new(load(tmp_path, main("pass")), limits=SMALL)
+    assert game.clone().limits is SMALL and Game.new(game.ruleset).limits == Limits()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        game.limits.work = 1  # the default is shared: replace, never change in place
