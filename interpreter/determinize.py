@@ -32,14 +32,17 @@ import random
 from typing import Any
 
 from . import rng as game_rng
+from .game import Game, _copy
 
 
 def determinize(game, seat: int, generator: random.Random):
     """A copy of *game* with what *seat* cannot see resampled using *generator*."""
-    copy = game.clone()
-    state = copy.state
+    me = game.state["players"][seat]
+    state = {key: _copy(value) for key, value in game.state.items() if key != "log"}
+    state["log"] = [line if isinstance(line, str) else list(line) for line in game.state["log"]
+                    if isinstance(line, str) or line[0] == me]  # other players' private lines go
+    copy = Game(game.ruleset, state, game.lang)
     constants = game.ruleset.constants
-    me = state["players"][seat]
     tails = constants.get("hidden_tails") or {}
     heads = constants.get("shown_heads") or {}  # a face-up first item is known: it stays
     secret = set(constants.get("secret_lists") or [])
@@ -76,7 +79,6 @@ def determinize(game, seat: int, generator: random.Random):
     _rename_pending(copy, seat, renamed)
     state["rng"] = game_rng.seed_state(generator.getrandbits(63))
     state["chance"] = []
-    state["log"] = [line for line in state["log"] if isinstance(line, str) or line[0] == me]
     copy.state_edited()
     return copy
 

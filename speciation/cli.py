@@ -399,7 +399,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, default=0, metavar="S",
                       help="seed of the game and of the random agents (default 0)")
     play.add_argument("--agents", default="random", metavar="LIST",
-                      help="comma list, one per player (or one for all): random, human")
+                      help="comma list, one per player (or one for all): random, greedy, mcts, human; "
+                           "options as name:key=value, e.g. mcts:iterations=400:cutoff=10")
     play.add_argument("--quiet", action="store_true", help="print only the result, not the log")
     play.add_argument("--save", metavar="FILE", help="write the finished game as JSON")
     _lang_option(play, "names in the log, prompts and options")

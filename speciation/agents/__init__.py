@@ -2,9 +2,11 @@
 
 One module per agent; :mod:`.base` holds the interface and the loop that plays a game.
 """
-from .base import Agent, GameTooLong, QuitGame, SeatView, make_agents, play_game, seat_views
+from .base import Agent, GameTooLong, QuitGame, SeatView, make_agent, make_agents, play_game, seat_views
+from .greedy import GreedyAgent
 from .human import HumanAgent
+from .mcts import MctsAgent
 from .random_agent import RandomAgent
 
-__all__ = ["Agent", "GameTooLong", "HumanAgent", "QuitGame", "RandomAgent", "SeatView", "make_agents",
-           "play_game", "seat_views"]
+__all__ = ["Agent", "GameTooLong", "GreedyAgent", "HumanAgent", "MctsAgent", "QuitGame", "RandomAgent", "SeatView",
+           "make_agent", "make_agents", "play_game", "seat_views"]

@@ -13,6 +13,7 @@ True
 """
 from __future__ import annotations
 
+import inspect
 import random
 from typing import Any, Callable, Protocol, Sequence
 
@@ -109,25 +110,57 @@ class GameTooLong(Exception):
     """A game went on for more actions than allowed (a rules loop, most likely)."""
 
 
+AGENT_NAMES = ("random", "greedy", "mcts", "human")
+
+
 def make_agents(spec: str, players: int, seed: int = 0) -> list[Agent]:
-    """Agents from a comma list such as "human,random": one name per player, or
-    one name for everybody. Raises ValueError for an unknown name or a wrong count."""
-    names = [n.strip().lower() for n in spec.split(",") if n.strip()] or ["random"]
-    if len(names) == 1:
-        names = names * players
-    if len(names) != players:
-        raise ValueError(f"--agents names {len(names)} agents for {players} players")
+    """Agents from a comma list such as "human,mcts:iterations=400:cutoff=10,greedy": one
+    per player, or one for everybody. Each is a name and options ``:key=value``. Raises
+    ValueError for an unknown name or option, or a wrong count."""
+    specs = [n.strip() for n in spec.split(",") if n.strip()] or ["random"]
+    if len(specs) == 1:
+        specs = specs * players
+    if len(specs) != players:
+        raise ValueError(f"--agents names {len(specs)} agents for {players} players")
+    return [make_agent(text, seed, seat) for seat, text in enumerate(specs)]
+
+
+def make_agent(spec: str, seed: int = 0, seat: int = 0) -> Agent:
+    """One agent from "name" or "name:key=value:key=value"."""
+    from .greedy import GreedyAgent
     from .human import HumanAgent
+    from .mcts import MctsAgent
     from .random_agent import RandomAgent
-    agents: list[Agent] = []
-    for seat, name in enumerate(names):
-        if name == "random":
-            agents.append(RandomAgent(seed, seat))
-        elif name == "human":
-            agents.append(HumanAgent())
-        else:
-            raise ValueError(f"unknown agent '{name}' (use random or human)")
-    return agents
+    name, *parts = [p.strip() for p in spec.split(":")]
+    name = name.lower()
+    options: dict[str, Any] = {}
+    for part in parts:
+        key, sep, value = part.partition("=")
+        if not sep or not key:
+            raise ValueError(f"agent option '{part}' is not key=value (in '{spec}')")
+        options[key.strip()] = _number(value.strip())
+    makers = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MctsAgent}
+    if name == "human":
+        if options:
+            raise ValueError("the human agent takes no options")
+        return HumanAgent()
+    if name not in makers:
+        raise ValueError(f"unknown agent '{name}' (use {', '.join(AGENT_NAMES)})")
+    try:
+        return makers[name](seed, seat, **options)
+    except TypeError:
+        known = [p for p in inspect.signature(makers[name]).parameters if p not in ("seed", "seat")]
+        raise ValueError(f"agent '{name}' has options {', '.join(known) or 'none'}, not "
+                         f"{', '.join(options)}") from None
+
+
+def _number(text: str) -> Any:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
 
 
 def seat_views(game: Game) -> list[SeatView]:

@@ -1,0 +1,54 @@
+"""How good a position is for each seat, from the ruleset's own functions.
+
+The evaluation is the ruleset's ``evaluate(player)`` function when its rule files declare one
+(strategy hints written as rules), else its ``score(player)``. Search agents call these only on
+determinized copies (``SeatView.determinize``), never on the real game.
+"""
+from __future__ import annotations
+
+import marshal
+import math
+
+from ..interpreter.game import Game
+
+
+def scratch_copy(game: Game) -> Game:
+    """A copy of *game* to search in, without its log (which only grows and no search reads)."""
+    state = {key: value for key, value in game.state.items() if key != "log"}
+    copy = marshal.loads(marshal.dumps(state))  # the fastest deep copy of plain data
+    copy["log"] = []
+    return Game(game.ruleset, copy, game.lang)
+
+
+def evaluation_name(ruleset) -> str:
+    """The rule function that values a position for one player."""
+    return "evaluate" if "evaluate" in ruleset.functions else "score"
+
+
+def evaluations(game: Game) -> list[float]:
+    """The evaluation of every player (by seat)."""
+    name = evaluation_name(game.ruleset)
+    return [float(game.evaluate(name, player)) for player in game.state["players"]]
+
+
+def margin(values: list[float], seat: int) -> float:
+    """How far *seat* is ahead of the best other seat (negative: behind)."""
+    others = [v for i, v in enumerate(values) if i != seat]
+    return values[seat] - (max(others) if others else 0.0)
+
+
+def results(game: Game) -> list[float]:
+    """Each seat's result in [0, 1]: at the end, 1 for the winner (shared on a tie with no
+    winner); before it, how far each seat is ahead by the evaluation, squashed into [0, 1]."""
+    count = len(game.state["players"])
+    if game.is_over:
+        winner = game.winner
+        if winner is not None:
+            return [1.0 if seat == winner else 0.0 for seat in range(count)]
+        scores = game.scores
+        best = [seat for seat in range(count) if scores[seat] == max(scores)]
+        return [1.0 / len(best) if seat in best else 0.0 for seat in range(count)]
+    values = evaluations(game)
+    spread = max(values) - min(values)
+    scale = 1.0 + spread / 2
+    return [0.5 + 0.5 * math.tanh(margin(values, seat) / scale) for seat in range(count)]

@@ -1,0 +1,86 @@
+"""The greedy and MCTS agents: they play, take options, and never read what their seat cannot see."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from speciation import Game, load_ruleset
+from speciation.agents import GreedyAgent, MctsAgent, RandomAgent, SeatView, make_agent, make_agents, play_game
+
+TOY = Path(__file__).parent / "fixtures" / "toy"
+
+
+def test_greedy_takes_the_most_points_on_the_toy_game():
+    game = Game.new(load_ruleset(str(TOY)), 2, 0)  # each turn: take 1-3 points, or pass
+    play_game(game, [GreedyAgent(0, 0), RandomAgent(0, 1)])
+    assert game.scores[0] == 9  # 3 points in each of the 3 rounds
+
+
+def test_mcts_beats_random_on_the_toy_game():
+    toy = load_ruleset(str(TOY))
+    for seed in range(4):
+        game = Game.new(toy, 2, seed)
+        play_game(game, [MctsAgent(seed, 0, iterations=60, cutoff=0, seconds=0), RandomAgent(seed, 1)])
+        assert game.winner == 0  # it plays to win, not to take every point
+
+
+def test_agent_options_on_the_command_line():
+    agents = make_agents("mcts:iterations=400:cutoff=10, greedy ,random,human", 4, seed=2)
+    assert [type(a).__name__ for a in agents] == ["MctsAgent", "GreedyAgent", "RandomAgent", "HumanAgent"]
+    assert agents[0].iterations == 400 and agents[0].cutoff == 10 and agents[0].seconds == 1.5
+    assert make_agent("greedy:samples=3").samples == 3
+    with pytest.raises(ValueError, match="agent 'mcts' has options iterations, cutoff, seconds, explore"):
+        make_agent("mcts:depth=3")
+    with pytest.raises(ValueError, match="not key=value"):
+        make_agent("mcts:400")
+    with pytest.raises(ValueError, match="unknown agent 'bot'"):
+        make_agent("bot")
+
+
+def _poisoned(game: Game, seat: int, seed: int) -> Game:
+    """A copy whose hidden facts are scrambled: the order of hidden lists, the contents of
+    secret lists and other players' private things (traded among them), and the generator."""
+    poisoned = game.clone()
+    state = poisoned.state
+    constants = game.ruleset.constants
+    scramble = random.Random(seed)
+    me = state["players"][seat]
+    pools: dict[str, list[list]] = {}
+    for record in state["ent"].values():
+        owner = record["id"] if record.get("kind") == "player" else record.get("player")
+        for attr in constants.get("hidden_lists", []) + constants.get("secret_lists", []):
+            if isinstance(record.get(attr), list):
+                scramble.shuffle(record[attr])
+        for attr in constants.get("private_attributes", []):
+            if owner != me and isinstance(record.get(attr), list):
+                pools.setdefault(attr, []).append(record[attr])
+    for lists in pools.values():  # trade items between other players' private lists
+        items = [item for items in lists for item in items]
+        scramble.shuffle(items)
+        for held in lists:
+            held[:], items = items[:len(held)], items[len(held):]
+    state["rng"] = scramble.getrandbits(63)
+    poisoned.state_edited()
+    assert poisoned.view(seat) == game.view(seat)
+    return poisoned
+
+
+@pytest.mark.parametrize("name,players,actions", [("original", 3, 30), ("marine", 3, 1), ("marine", 2, 40)])
+def test_choices_do_not_depend_on_hidden_facts(name, players, actions):
+    game = Game.new(load_ruleset(name), players, 11)
+    walkers = [RandomAgent(11, s) for s in range(players)]
+    for _ in range(actions):
+        game.apply(walkers[game.current_player].choose(SeatView(game, game.current_player)))
+    seat = game.current_player
+    poisoned = [_poisoned(game, seat, s) for s in range(3)]
+    assert len({p.digest() for p in poisoned}) == 3  # the hidden facts differ...
+    for make, stats in ((lambda: GreedyAgent(5, seat), "last_values"),
+                        (lambda: MctsAgent(5, seat, iterations=12, cutoff=6, seconds=0), "last_visits")):
+        seen = set()
+        for g in [game, *poisoned]:
+            agent = make()
+            choice = agent.choose(SeatView(g, seat))
+            seen.add(repr((choice.value, sorted(getattr(agent, stats).items()))))
+        assert len(seen) == 1  # ...and the choice, and every value it rests on, are the same
