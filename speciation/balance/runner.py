@@ -1,0 +1,150 @@
+"""Playing the games of a balance study: one task per game, run here, on worker processes
+(``workers``), or on a Dask distributed cluster (``dask``); the same seeds give the same games
+wherever they run."""
+from __future__ import annotations
+
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from functools import lru_cache
+from typing import Any, Callable
+
+from ..agents import make_agents, play_game
+from ..interpreter.game import Game
+
+MAX_ACTIONS = 100_000
+
+
+@dataclass(frozen=True)
+class Config:
+    """What a study plays: a ruleset with variants and mods, a player count, agents (a comma
+    list as on the command line; with ``rotate``, game i shifts them i seats), seeds."""
+
+    ruleset: str
+    players: int
+    agents: str = "greedy"
+    variants: tuple[str, ...] = ()
+    mods: tuple[str, ...] = ()
+    games: int = 100
+    seed: int = 0
+    rotate: bool = False
+
+    def seats(self, index: int) -> list[str]:
+        """The agent spec of each seat in game *index*."""
+        specs = [s.strip() for s in self.agents.split(",") if s.strip()] or ["random"]
+        specs = specs * self.players if len(specs) == 1 else specs
+        if len(specs) != self.players:
+            raise ValueError(f"--agents names {len(specs)} agents for {self.players} players")
+        shift = index % self.players if self.rotate else 0
+        return specs[-shift:] + specs[:-shift] if shift else specs
+
+    def record(self) -> dict:
+        """Everything needed to play the study again (with the ruleset's digest)."""
+        ruleset = load(self.ruleset, self.variants, self.mods)
+        return {**asdict(self), "variants": list(self.variants), "mods": list(self.mods),
+                "ruleset_name": ruleset.name, "ruleset_version": ruleset.version,
+                "ruleset_digest": ruleset.digest, "seeds": [self.seed, self.seed + self.games - 1]}
+
+
+@dataclass
+class GameRecord:
+    """What one game of a study came to (plain data: it travels between processes)."""
+
+    index: int
+    seed: int
+    agents: list[str]
+    completed: bool = False
+    winner: int | None = None
+    winner_label: str | None = None
+    scores: list = field(default_factory=list)
+    turns: Any = None
+    actions: int = 0
+    ending: str | None = None
+    taken: list = field(default_factory=list)  # [card label, seat of the taker]
+    seconds: float = 0.0
+    error: str | None = None
+
+
+@lru_cache(maxsize=8)
+def load(name: str, variants: tuple, mods: tuple):
+    from ..dsl.ruleset import load_ruleset
+    return load_ruleset(name, list(variants), list(mods))
+
+
+def play_one(config: Config, index: int) -> GameRecord:
+    """Play game *index* of a study (seed ``config.seed + index``)."""
+    seed = config.seed + index
+    seats = config.seats(index)
+    record = GameRecord(index, seed, seats)
+    started = time.process_time()
+    try:
+        game = Game.new(load(config.ruleset, config.variants, config.mods), config.players, seed)
+        play_game(game, make_agents(",".join(seats), config.players, seed), max_actions=MAX_ACTIONS)
+        _outcome(game, record)
+    except Exception as exc:  # reported with its seed, never fatal to the study
+        record.error = f"{type(exc).__name__}: {exc}"
+    record.seconds = time.process_time() - started
+    return record
+
+
+def _outcome(game: Game, record: GameRecord) -> None:
+    functions = game.ruleset.functions
+    record.winner = game.winner
+    record.scores = game.scores
+    record.actions = game.state["steps"]
+    if "turn_count" in functions:
+        record.turns = game.evaluate("turn_count")
+    if "winner_label" in functions:
+        record.winner_label = str(game.evaluate("winner_label"))
+    elif record.winner is not None:
+        record.winner_label = f"seat {record.winner + 1}"
+    if "end_reason" in functions:
+        record.ending = str(game.evaluate("end_reason"))
+    if "cards_taken" in functions:
+        record.taken = [[game.label(card), game.player_of(taker)]
+                        for taker, card in game.evaluate("cards_taken")]
+    record.completed = True
+
+
+def _play_task(task: tuple[Config, int]) -> GameRecord:
+    return play_one(*task)
+
+
+def run_study(config: Config, workers: int = 1, dask: str | None = None,
+              progress: Callable[[int], None] | None = None) -> list[GameRecord]:
+    """Play every game of *config*; records in game order. *dask*: the address of a Dask
+    distributed scheduler (``tcp://host:8786``), or a ``distributed.Client``."""
+    tasks = [(config, index) for index in range(config.games)]
+    if dask is not None:
+        return _run_on_dask(tasks, dask, progress)
+    if workers <= 1:
+        records = []
+        for task in tasks:
+            records.append(_play_task(task))
+            if progress:
+                progress(1)
+        return records
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        records = []
+        for record in pool.map(_play_task, tasks, chunksize=1):
+            records.append(record)
+            if progress:
+                progress(1)
+        return records
+
+
+def _run_on_dask(tasks: list, address: Any, progress: Callable[[int], None] | None) -> list[GameRecord]:
+    try:
+        from distributed import Client, as_completed
+    except ImportError as exc:
+        raise RuntimeError("--dask needs the ai extra: pip install 'speciation[ai]'") from exc
+    client = address if isinstance(address, Client) else Client(address)
+    try:
+        futures = client.map(_play_task, tasks, pure=False)
+        for _ in as_completed(futures):
+            if progress:
+                progress(1)
+        return client.gather(futures)
+    finally:
+        if client is not address:
+            client.close()
