@@ -281,7 +281,7 @@ def with_defaults(ruleset: Any, state: dict) -> dict:
     out = {"palettes": {}, "board": {}, "rows": [], "counters": [], "log": {"lines": 10}, **declared}
     game = state["ent"].get("game", {})
     shown = [k for k in game if k not in ("kind", "id", "name")]
-    cards = [k for k in shown if isinstance(game[k], list) and game[k] and all(v in ruleset.cards for v in game[k])]
+    cards = [k for k in shown if isinstance(game[k], list) and game[k] and all(isinstance(v, str) and v in ruleset.cards for v in game[k])]
     if "counters" not in declared:
         out["counters"] = [{"from": f"game.{k}", "label": k} for k in shown if k not in cards]
     if "rows" not in declared:
