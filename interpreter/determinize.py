@@ -42,6 +42,7 @@ def determinize(game, seat: int, generator: random.Random):
     state["log"] = [line if isinstance(line, str) else list(line) for line in game.state["log"]
                     if isinstance(line, str) or line[0] == me]  # other players' private lines go
     copy = Game(game.ruleset, state, game.lang)
+    copy._token, copy.decision_number = game._token, game.decision_number  # the same decision
     constants = game.ruleset.constants
     tails = constants.get("hidden_tails") or {}
     heads = constants.get("shown_heads") or {}  # a face-up first item is known: it stays

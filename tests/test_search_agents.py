@@ -51,8 +51,11 @@ def _poisoned(game: Game, seat: int, seed: int) -> Game:
     for record in state["ent"].values():
         owner = record["id"] if record.get("kind") == "player" else record.get("player")
         for attr in constants.get("hidden_lists", []) + constants.get("secret_lists", []):
-            if isinstance(record.get(attr), list):
-                scramble.shuffle(record[attr])
+            if isinstance(record.get(attr), list):  # (a face-up first item, shown_heads, stays)
+                shown = 1 if record.get((constants.get("shown_heads") or {}).get(attr)) is True else 0
+                rest = record[attr][shown:]
+                scramble.shuffle(rest)
+                record[attr][shown:] = rest
         for attr in constants.get("private_attributes", []):
             if owner != me and isinstance(record.get(attr), list):
                 pools.setdefault(attr, []).append(record[attr])
