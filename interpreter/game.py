@@ -18,6 +18,7 @@ from typing import Any
 from ..dsl.errors import ArgumentError, IllegalActionError, RuleRuntimeError
 from . import rng, saves, views
 from .machine import Machine
+from .views import copy_plain as _copy
 
 SAVE_FORMAT, SAVE_VERSION = saves.SAVE_FORMAT, saves.SAVE_VERSION
 
@@ -422,12 +423,3 @@ def _clone_state(state: dict) -> dict:
     except ValueError:  # something that is not plain data: copied the slow way
         copied = _copy(rest)
     return {key: list(value) if key == "log" else copied[key] for key, value in state.items()}
-
-
-def _copy(value: Any) -> Any:
-    """A fast deep copy of plain data."""
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    return value
