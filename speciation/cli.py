@@ -122,6 +122,15 @@ def cmd_check(args: argparse.Namespace) -> int:
     return code
 
 
+def _ruleset_and_players(args: argparse.Namespace) -> tuple[Ruleset, int] | int:
+    """The ruleset a command names and its player count, or the exit code if either is unusable."""
+    ruleset = _load_for(args)
+    if isinstance(ruleset, int):
+        return ruleset
+    players = _player_count(ruleset, args.players)
+    return 2 if players is None else (ruleset, players)
+
+
 # ---- play --------------------------------------------------------------------------
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -134,12 +143,10 @@ def cmd_play(args: argparse.Namespace) -> int:
         if not args.ruleset:
             _err("error: name a RULESET to play, or --resume SAVE")
             return 2
-        ruleset = _load_for(args)
-        if isinstance(ruleset, int):
-            return ruleset
-        players = _player_count(ruleset, args.players)
-        if players is None:
-            return 2
+        loaded = _ruleset_and_players(args)
+        if isinstance(loaded, int):
+            return loaded
+        ruleset, players = loaded
     try:
         agents = make_agents(args.agents, players, args.seed)
     except ValueError as exc:
@@ -210,12 +217,10 @@ def _save(game: Game | None, path: str | None) -> None:
 # ---- simulate ----------------------------------------------------------------------
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    ruleset = _load_for(args)
-    if isinstance(ruleset, int):
-        return ruleset
-    players = _player_count(ruleset, args.players)
-    if players is None:
-        return 2
+    loaded = _ruleset_and_players(args)
+    if isinstance(loaded, int):
+        return loaded
+    ruleset, players = loaded
     summary = simulate(ruleset, args.games, players, args.seed, progress=not args.no_progress,
                        max_actions=args.max_actions, lang=args.lang, workers=args.workers)
     print(summary.format())
