@@ -63,18 +63,14 @@ def build() -> LanguageServer:
 
     @server.feature(lsp.TEXT_DOCUMENT_HOVER)
     def hover(ls: LanguageServer, params: lsp.HoverParams) -> lsp.Hover | None:
-        document = ls.workspace.get_text_document(params.text_document.uri)
-        text = analysis.hover(_path(params.text_document.uri), document.source,
-                              params.position.line, params.position.character)
+        text = _at_position(ls, params, analysis.hover)
         if text is None:
             return None
         return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=text))
 
     @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
     def definition(ls: LanguageServer, params: lsp.DefinitionParams) -> lsp.Location | None:
-        document = ls.workspace.get_text_document(params.text_document.uri)
-        span = analysis.definition(_path(params.text_document.uri), document.source,
-                                   params.position.line, params.position.character)
+        span = _at_position(ls, params, analysis.definition)
         if span is None:
             return None
         at = lsp.Position(line=span.line - 1, character=max(span.col - 1, 0))
@@ -85,3 +81,10 @@ def build() -> LanguageServer:
 
 def main() -> None:
     build().start_io()
+
+
+def _at_position(ls, params, ask):
+    """Ask the analysis about the position a request names, in the editor's current text."""
+    document = ls.workspace.get_text_document(params.text_document.uri)
+    return ask(_path(params.text_document.uri), document.source,
+               params.position.line, params.position.character)
