@@ -70,6 +70,24 @@ class _Writer:
     def emit(self, line: str) -> None:
         self.lines.append("    " * self.depth + line)
 
+    def value(self, fn) -> str:
+        """The value of a compiled expression in code: its own code inlined when it was
+        generated (it has its tree and local names), else a call of it."""
+        tree = getattr(fn, "tree", None)
+        if tree is not None:
+            saved, mark, depth = self.locals, len(self.lines), self.depth
+            self.locals = fn.names
+            try:
+                return self.expr(tree, {})
+            except Unsupported:  # pragma: no cover - it was generated once already
+                del self.lines[mark:]
+                self.depth = depth
+            finally:
+                self.locals = saved
+        out = self.tmp()
+        self.emit(f"{out} = {self.const(fn)}(rt, env)")
+        return out
+
     # ---- expressions: each returns a Python expression that is cheap to repeat --------
 
     def expr(self, tree: Tree | Token, names: dict[str, str]) -> str:
@@ -241,6 +259,7 @@ def generate(compiler, tree: Tree, scope_names: set[str]):
     fn = namespace["_expr"]
     fn.source = source  # for tests and debugging
     fn.tree = tree  # a rule function's body is generated again with its parameters as locals
+    fn.names = frozenset(scope_names)  # and statement code inlines it (codegen_statements.py)
     return fn
 
 

@@ -20,7 +20,10 @@ from typing import Any
 
 from . import cache
 from . import graph as g
-from .codegen import ENABLED, _ident
+from . import codegen
+from .codegen import _HELPERS, _ident
+from .codegen import _Writer as _ExprWriter
+from .codegen_simple import HELPERS, lower
 from ..interpreter.errors import mark as _mark
 from ..interpreter.limits import check_sequence
 
@@ -106,15 +109,14 @@ def _returns(stmt: g.Stmt) -> bool:
     return False
 
 
-class _Writer:
-    def __init__(self):
-        self.lines: list[str] = []
-        self.stmts: list[g.Stmt] = []
-        self.depth = 2
-        self.loops = 0
+class _Writer(_ExprWriter):
+    """Lowers statements (and, through the expression writer, their expressions)."""
 
-    def emit(self, line: str) -> None:
-        self.lines.append("    " * self.depth + line)
+    def __init__(self, compiler):
+        super().__init__(compiler, set())
+        self.stmts: list[g.Stmt] = []
+        self.pausing: set[int] = set()  # statements left to the machine (no 'what' to mark)
+        self.depth = 2
 
     def block(self, block: g.Block) -> None:
         if not block.body:
@@ -134,20 +136,16 @@ class _Writer:
             return
         self.emit(f"pos = {k}")
         if kind is g.Simple:
-            self.emit(f"S[{k}].run(rt, env)")
-            if stmt.invalidates:
+            if not lower(self, stmt):
+                self.emit(f"S[{k}].run(rt, env)")
+            if stmt.writes:  # what it makes stale is read when it runs (a later program may add some)
                 self.emit(f"for name in S[{k}].invalidates:")
                 self.emit("    memo.pop(name, None)")
         elif kind is g.If:
-            for i, suite in enumerate(stmt.suites):
-                self.emit(f"{'if' if i == 0 else 'elif'} S[{k}].tests[{i}](rt, env):")
-                self.nested(suite)
-            if stmt.orelse is not None:
-                self.emit("else:")
-                self.nested(stmt.orelse)
+            self.branches(stmt, self.nested)
         elif kind is g.For:
             item = f"i{k}"
-            self.emit(f"for {item} in list(S[{k}].items(rt, env)):")
+            self.emit(f"for {item} in list({self.value(stmt.items)}):")
             self.depth += 1
             self.charge()
             self.emit(f"env[{_ident(stmt.var)}] = {item}")
@@ -158,14 +156,14 @@ class _Writer:
             self.depth += 1
             self.charge()
             self.emit(f"pos = {k}")
-            self.emit(f"if not S[{k}].test(rt, env):")
+            self.emit(f"if not {self.value(stmt.test)}:")
             self.emit("    break")
             self.depth -= 1
             self.nested(stmt.body)
         elif kind is g.Repeat:
             count = f"n{k}"
-            self.emit(f"{count} = int(S[{k}].count(rt, env))")
-            self.emit(f"_check_sequence(rt.limits, {count}, 'a repeat')")
+            self.emit(f"{count} = int({self.value(stmt.count)})")
+            self.emit(f"_check_sequence(lim, {count}, 'a repeat')")
             self.emit(f"for _ in range({count}):")
             self.depth += 1
             self.charge()
@@ -178,6 +176,21 @@ class _Writer:
         else:  # pragma: no cover - purity rules these out
             raise ValueError(f"cannot generate {kind.__name__}")
 
+    def branches(self, stmt: g.If, suite) -> None:
+        """if/elif/else, each test computed only when the ones before it were false."""
+        opened = 0
+        for n, (test, block) in enumerate(zip(stmt.tests, stmt.suites)):
+            if n:
+                self.emit("else:")
+                self.depth += 1
+                opened += 1
+            self.emit(f"if {self.value(test)}:")
+            suite(block)
+        if stmt.orelse is not None:
+            self.emit("else:")
+            suite(stmt.orelse)
+        self.depth -= opened
+
     def nested(self, block: g.Block) -> None:
         self.depth += 1
         self.block(block)
@@ -188,10 +201,49 @@ class _Writer:
         self.emit("if meter.left < meter.next_check:")
         self.emit("    meter.check()")
 
+    # ---- a block's runner for the frame machine ------------------------------------
+
+    def runner(self, block: g.Block, inline) -> None:
+        """Each statement of the block from ``frame[1]`` on: those that cannot pause as
+        code, the others through the machine (``frame[1]`` set past them first, as the
+        machine does); an ``if`` that can pause picks its suite here and runs it in a
+        frame of its own. Returns True when the machine must go on from the stack's top."""
+        for index, stmt in enumerate(block.body):
+            self.emit(f"if i <= {index}:")
+            self.depth += 1
+            if inline(stmt):
+                self.stmt(stmt)
+            else:
+                k = len(self.stmts)
+                self.stmts.append(stmt)
+                self.pausing.add(k)
+                self.emit(f"pos = {k}")
+                self.emit(f"frame[1] = {index + 1}")
+                if type(stmt) is g.If:
+                    self.branches(stmt, self.enter)
+                else:
+                    self.emit(f"if rt._enter(S[{k}], frame, env):")
+                    self.emit("    return True")
+            self.depth -= 1
+
+    def enter(self, suite: g.Block) -> None:
+        """Run a suite in its own frame; its runner pausing pauses this one."""
+        self.depth += 1
+        frame = self.tmp()
+        self.emit(f"{frame} = [{suite.id}, 0, None, frame[3]]")
+        self.emit(f"stack.append({frame})")
+        if suite.runner:
+            self.emit(f"if {self.const(suite)}.runner(rt, {frame}, env):")
+            self.emit("    return True")
+            self.emit("stack.pop()")
+        else:  # pragma: no cover - suites are generated before the blocks holding them
+            self.emit("return True")
+        self.depth -= 1
+
 
 _TEMPLATE = """\
 def _run(rt, env):
-    meter, memo, pos = rt.meter, rt.memo, 0
+    meter, memo, lim, ent, pos = rt.meter, rt.memo, rt.limits, rt.ent, 0
     try:
 {body}
     except Exception as exc:
@@ -199,35 +251,84 @@ def _run(rt, env):
         raise
 """
 
+_RUNNER = """\
+def _run(rt, frame, env):
+    meter, memo, lim, ent, stack = rt.meter, rt.memo, rt.limits, rt.ent, rt.state["stack"]
+    i, pos = frame[1], 0
+    try:
+{body}
+        return False
+    except Exception as exc:
+        _mark(exc, SPANS[pos], WHAT[pos])
+        raise
+"""
 
-def _compile(stmts: list[g.Stmt], name: str):
-    writer = _Writer()
-    for stmt in stmts:
-        writer.stmt(stmt)
-    source = _TEMPLATE.format(body="\n".join(writer.lines) or "        pass")
-    what = [f"calls macro {s.name}" if type(s) is g.Call else f"emits {s.event}" if type(s) is g.Emit else None
-            for s in writer.stmts]
-    namespace = {"S": tuple(writer.stmts), "SPANS": tuple(s.span for s in writer.stmts), "WHAT": tuple(what),
-                 "_mark": _mark, "_call": _call, "_emit": _emit, "_check_sequence": check_sequence,
-                 "list": list, "int": int, "range": range, "Exception": Exception, "__builtins__": {}}
+
+def _compile(writer: _Writer, template: str, name: str):
+    source = template.format(body="\n".join(writer.lines) or "        pass")
+    what = [None if k in writer.pausing else f"calls macro {s.name}" if type(s) is g.Call
+            else f"emits {s.event}" if type(s) is g.Emit else None for k, s in enumerate(writer.stmts)]
+    namespace = dict(_HELPERS, **HELPERS, C=tuple(writer.constants), S=tuple(writer.stmts),
+                     SPANS=tuple(s.span for s in writer.stmts), WHAT=tuple(what), _mark=_mark, _call=_call,
+                     _emit=_emit, _check_sequence=check_sequence, list=list, int=int, range=range,
+                     str=str, Exception=Exception)
     exec(cache.code(source, name), namespace)
     run = namespace["_run"]
     run.source = source
     return run
 
 
+def _pure(compiler, stmts: list[g.Stmt], name: str):
+    writer = _Writer(compiler)
+    for stmt in stmts:
+        writer.stmt(stmt)
+    return _compile(writer, _TEMPLATE, name)
+
+
+def _runner(compiler, block: g.Block, inline):
+    writer = _Writer(compiler)
+    writer.runner(block, inline)
+    return _compile(writer, _RUNNER, f"<runner {block.id}>")
+
+
+def _inner_blocks(stmt: g.Stmt, out: set[int]) -> None:
+    """The blocks inside a statement (its suites, bodies, and theirs)."""
+    blocks = stmt.suites + ([stmt.orelse] if stmt.orelse is not None else []) if type(stmt) is g.If else \
+        [stmt.body] if type(stmt) in (g.For, g.While, g.Repeat) else []
+    for block in blocks:
+        out.add(block.id)
+        for inner in block.body:
+            _inner_blocks(inner, out)
+
+
 def generate_statements(ruleset) -> None:
     """Give every pure compound statement and every pure macro or trigger body a generated
-    ``fast(rt, env)``; statements already considered are left as they are."""
-    if not ENABLED:
+    ``fast(rt, env)``, and every block the machine may run in a frame (all but those inside
+    pure statements) a ``runner``; what was already considered is left as it is."""
+    compiler = getattr(ruleset, "compiler", None)
+    if not codegen.ENABLED or compiler is None:
         return
     purity = _Purity(ruleset)
     bodies = [m.body for m in ruleset.macros.values()]
     bodies += [t.body for ts in ruleset.triggers.values() for t in ts]
     for body in bodies:
         if body.fast is None:
-            body.fast = _compile(body.body, f"<block {body.id}>") if purity.block(body) else False
+            body.fast = _pure(compiler, body.body, f"<block {body.id}>") if purity.block(body) else False
     for node in ruleset.nodes:
         if type(node) in _COMPOUND and node.fast is None:
             generatable = purity.stmt(node, 0) and not _returns(node)
-            node.fast = _compile([node], f"<statement {node.id}>") if generatable else False
+            node.fast = _pure(compiler, [node], f"<statement {node.id}>") if generatable else False
+    inner: set[int] = set()
+    for node in ruleset.nodes:
+        if type(node) in _COMPOUND and node.fast:
+            _inner_blocks(node, inner)
+    macros = ruleset.macros
+
+    def inline(stmt: g.Stmt) -> bool:
+        kind = type(stmt)
+        if kind is g.Call:
+            return bool(macros[stmt.name].body.fast)
+        return kind is g.Simple or (kind in _COMPOUND and bool(stmt.fast))
+    for node in ruleset.nodes:  # in order: a suite comes before the block holding it
+        if type(node) is g.Block and node.runner is None:
+            node.runner = False if node.id in inner else _runner(compiler, node, inline)

@@ -60,13 +60,15 @@ class Compiler(ExpressionCompiler):
     def _simple(self, tree: Tree, scope: Scope, run: Callable[[Any, dict], None],
                 changes: bool = True) -> g.Simple:
         writes = frozenset(self.statement_writes) if changes else frozenset()
-        return self._add(g.Simple(scope.span(tree), run, tree.data, changes, writes))
+        node = g.Simple(scope.span(tree), run, tree.data, changes, writes)
+        node.tree, node.names = tree, scope.names
+        return self._add(node)
 
     def s_let_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
         name, value = str(tree.children[0]), self.expr(tree.children[1], scope)
 
         def run(rt, env):
-            env[name] = _own(check_value(rt.limits, value(rt, env)))
+            env[name] = keep(rt.limits, value(rt, env))
         return self._simple(tree, scope, run, changes=False)
 
     def s_assign_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
@@ -74,7 +76,7 @@ class Compiler(ExpressionCompiler):
         value = self.expr(tree.children[1], scope)
 
         def run(rt, env):
-            setter(rt, env, _own(check_value(rt.limits, value(rt, env))))
+            setter(rt, env, keep(rt.limits, value(rt, env)))
         return self._simple(tree, scope, run, changes=not _local_place(tree.children[0]))
 
     def s_aug_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
@@ -243,15 +245,25 @@ class Compiler(ExpressionCompiler):
         container, key = self.expr(tree.children[0], scope), self.expr(tree.children[1], scope)
 
         def set_index(rt, env, value):
-            box, k = container(rt, env), key(rt, env)
-            if isinstance(box, dict):
-                if not isinstance(k, str):
-                    raise ValueError(f"a map key must be a word or an entity, not {rt.label(k)}")
-                if value == 0 and isinstance(value, int) and not isinstance(value, bool):
-                    box.pop(k, None)
-                    return
-            box[k] = value
+            store_index(rt, container(rt, env), key(rt, env), value)
         return set_index
+
+
+def keep(limits, value: Any) -> Any:
+    """A value about to be bound to a name or stored: checked against the limits, and a
+    list or map copied (a saved game never shares them)."""
+    return _own(check_value(limits, value))
+
+
+def store_index(rt, box: Any, key: Any, value: Any) -> None:
+    """``box[key] = value``; in a map, keys are words or entities and a 0 is no entry."""
+    if isinstance(box, dict):
+        if not isinstance(key, str):
+            raise ValueError(f"a map key must be a word or an entity, not {rt.label(key)}")
+        if value == 0 and isinstance(value, int) and not isinstance(value, bool):
+            box.pop(key, None)
+            return
+    box[key] = value
 
 
 

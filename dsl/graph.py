@@ -33,11 +33,15 @@ class Simple(Stmt):
     changes: bool = True  # may change the state (not just local names or the log)
     writes: frozenset = frozenset()  # the attributes it may change
     invalidates: tuple = ()  # rule functions whose remembered values it may make stale
+    tree: Any = None  # its parse tree and local names, for generated code (dsl/codegen_simple.py)
+    names: Any = None
 
 
 @dataclass(slots=True, eq=False)
 class Block(Stmt):
     body: list[Stmt] = field(default_factory=list)
+    # generated runner(rt, frame, env) -> paused? for the frame machine (dsl/codegen_statements.py)
+    runner: Any = None
 
 
 @dataclass(slots=True, eq=False)

@@ -139,6 +139,11 @@ class Machine:
                 node = nodes[frame[0]]
                 kind = type(node)
                 if kind is g.Block:
+                    if node.runner:  # generated code: runs on until a statement needs the machine
+                        stmt = node
+                        if not node.runner(self, frame, stack[frame[3]][2]):
+                            stack.pop()
+                        continue
                     body, env = node.body, stack[frame[3]][2]
                     while frame[1] < len(body):
                         stmt = body[frame[1]]

@@ -1,0 +1,104 @@
+"""Generated code for simple statements: ``let``, assignment, ``+=``/``-=``, verbs,
+``draw`` and ``shuffle``.
+
+Statement code (:mod:`.codegen_statements`) writes each simple statement straight into
+its generated function instead of calling the statement's closure: the expressions are
+lowered by the expression writer (:mod:`.codegen`), and the statement does what its
+closure (:mod:`.compiler`) does, in the same order and with the same checks: a value
+stored or bound is checked against the limits (``keep``), an attribute is set in the
+entity's record (``rt.set_attr`` says what is wrong otherwise), a map entry goes through
+``store_index``. The generated function expects ``rt``, ``env``, ``ent`` (``rt.ent``)
+and ``lim`` (``rt.limits``) in its locals. A shape the writer does not know leaves the
+statement to its closure.
+"""
+from __future__ import annotations
+
+from lark import Tree
+
+from ..interpreter.builtins import VERBS
+from ..interpreter.limits import check_value
+from .codegen import Unsupported, _ident
+from .compiler import _target_as_expr, keep, store_index
+
+HELPERS = {"_keep": keep, "_check": check_value, "_store_index": store_index}
+
+
+def lower(writer, stmt) -> bool:
+    """Write the code of a simple statement; False (and nothing written) if not handled."""
+    tree = stmt.tree
+    handler = _HANDLERS.get(tree.data) if isinstance(tree, Tree) else None
+    if handler is None:
+        return False
+    mark, depth, saved = len(writer.lines), writer.depth, writer.locals
+    writer.locals = stmt.names
+    try:
+        handler(writer, tree)
+        return True
+    except Unsupported:
+        del writer.lines[mark:]
+        writer.depth = depth
+        return False
+    finally:
+        writer.locals = saved
+
+
+def _let(w, tree: Tree) -> None:
+    value = w.expr(tree.children[1], {})
+    w.emit(f"env[{_ident(str(tree.children[0]))}] = _keep(lim, {value})")
+
+
+def _assign(w, tree: Tree) -> None:
+    value = w.expr(tree.children[1], {})
+    kept = w.tmp()
+    w.emit(f"{kept} = _keep(lim, {value})")
+    _store(w, tree.children[0], kept)
+
+
+def _aug(w, tree: Tree) -> None:
+    target, op, value_tree = tree.children
+    old = w.expr(_target_as_expr(target), {})
+    value = w.expr(value_tree, {})
+    out = w.tmp()
+    w.emit(f"{out} = _check(lim, {old} {'+' if str(op) == '+=' else '-'} {value})")
+    _store(w, target, out)
+
+
+def _store(w, target: Tree, value: str) -> None:
+    """``target = value``, the target's parts evaluated after the value (as the closure)."""
+    if target.data == "target_name":
+        w.emit(f"env[{_ident(str(target.children[0]))}] = {value}")
+    elif target.data == "target_attr":
+        obj, attr = w.expr(target.children[0], {}), _ident(str(target.children[1]))
+        record = w.tmp()
+        w.emit(f"{record} = ent.get({obj}) if isinstance({obj}, str) else None")
+        w.emit(f"if {record} is not None and {attr} in {record}:")
+        w.emit(f"    {record}[{attr}] = {value}")
+        w.emit("else:")
+        w.emit(f"    rt.set_attr({obj}, {attr}, {value})")  # says what is wrong
+    elif target.data == "target_index":
+        box, key = w.expr(target.children[0], {}), w.expr(target.children[1], {})
+        w.emit(f"_store_index(rt, {box}, {key}, {value})")
+    else:  # pragma: no cover - the grammar has no other targets
+        raise Unsupported(target.data)
+
+
+def _verb(w, tree: Tree) -> None:
+    name, args_tree = tree.children
+    builtin = VERBS.get(str(name))
+    if builtin is None:  # pragma: no cover - macro calls are not simple statements
+        raise Unsupported(str(name))
+    args = [w.expr(a, {}) for a in (args_tree.children if args_tree is not None else [])]
+    w.emit(f"{w.const(builtin.fn)}(rt{''.join(', ' + a for a in args)})")
+
+
+def _draw(w, tree: Tree) -> None:
+    source = w.expr(_target_as_expr(tree.children[1]), {})
+    w.emit(f"env[{_ident(str(tree.children[0]))}] = rt.draw({source})")
+
+
+def _shuffle(w, tree: Tree) -> None:
+    w.emit(f"rt.shuffle({w.expr(_target_as_expr(tree.children[0]), {})})")
+
+
+_HANDLERS = {"let_stmt": _let, "assign_stmt": _assign, "aug_stmt": _aug, "call_stmt": _verb,
+             "draw_stmt": _draw, "shuffle_stmt": _shuffle}
