@@ -21,22 +21,14 @@ from typing import Any
 from . import cache
 from . import graph as g
 from . import codegen
-from .codegen import _HELPERS, _ident
+from .codegen import _HELPERS, Unsupported, _ident
 from .codegen import _Writer as _ExprWriter
 from .codegen_simple import HELPERS, lower
+from .expressions import _own
 from ..interpreter.errors import mark as _mark
 from ..interpreter.limits import check_sequence
 
 _COMPOUND = (g.If, g.For, g.While, g.Repeat, g.Emit)  # standalone units (calls use the body)
-
-
-def _own(value: Any) -> Any:
-    return list(value) if isinstance(value, list) else dict(value) if isinstance(value, dict) else value
-
-
-def _call(rt, env: dict, stmt: g.Call) -> None:
-    macro = rt.ruleset.macros[stmt.name]
-    macro.body.fast(rt, dict(zip(macro.params, [_own(a(rt, env)) for a in stmt.args])))
 
 
 def _emit(rt, env: dict, stmt: g.Emit) -> None:
@@ -112,8 +104,9 @@ def _returns(stmt: g.Stmt) -> bool:
 class _Writer(_ExprWriter):
     """Lowers statements (and, through the expression writer, their expressions)."""
 
-    def __init__(self, compiler):
+    def __init__(self, compiler, macros: dict):
         super().__init__(compiler, set())
+        self.macros = macros
         self.stmts: list[g.Stmt] = []
         self.pausing: set[int] = set()  # statements left to the machine (no 'what' to mark)
         self.depth = 2
@@ -170,11 +163,18 @@ class _Writer(_ExprWriter):
             self.depth -= 1
             self.nested(stmt.body)
         elif kind is g.Call:
-            self.emit(f"_call(rt, env, S[{k}])")
+            self.call(stmt)
         elif kind is g.Emit:
             self.emit(f"_emit(rt, env, S[{k}])")
         else:  # pragma: no cover - purity rules these out
             raise ValueError(f"cannot generate {kind.__name__}")
+
+    def call(self, stmt: g.Call) -> None:
+        """A macro that cannot pause, run as code with its arguments (copies) as names."""
+        macro = self.macros[stmt.name]
+        args = [self.value(a) for a in stmt.args]
+        names = ", ".join(f"{_ident(p)}: _own({a})" for p, a in zip(macro.params, args))
+        self.emit(f"{self.const(macro.body)}.fast(rt, {{{names}}})")
 
     def branches(self, stmt: g.If, suite) -> None:
         """if/elif/else, each test computed only when the ones before it were false."""
@@ -201,45 +201,6 @@ class _Writer(_ExprWriter):
         self.emit("if meter.left < meter.next_check:")
         self.emit("    meter.check()")
 
-    # ---- a block's runner for the frame machine ------------------------------------
-
-    def runner(self, block: g.Block, inline) -> None:
-        """Each statement of the block from ``frame[1]`` on: those that cannot pause as
-        code, the others through the machine (``frame[1]`` set past them first, as the
-        machine does); an ``if`` that can pause picks its suite here and runs it in a
-        frame of its own. Returns True when the machine must go on from the stack's top."""
-        for index, stmt in enumerate(block.body):
-            self.emit(f"if i <= {index}:")
-            self.depth += 1
-            if inline(stmt):
-                self.stmt(stmt)
-            else:
-                k = len(self.stmts)
-                self.stmts.append(stmt)
-                self.pausing.add(k)
-                self.emit(f"pos = {k}")
-                self.emit(f"frame[1] = {index + 1}")
-                if type(stmt) is g.If:
-                    self.branches(stmt, self.enter)
-                else:
-                    self.emit(f"if rt._enter(S[{k}], frame, env):")
-                    self.emit("    return True")
-            self.depth -= 1
-
-    def enter(self, suite: g.Block) -> None:
-        """Run a suite in its own frame; its runner pausing pauses this one."""
-        self.depth += 1
-        frame = self.tmp()
-        self.emit(f"{frame} = [{suite.id}, 0, None, frame[3]]")
-        self.emit(f"stack.append({frame})")
-        if suite.runner:
-            self.emit(f"if {self.const(suite)}.runner(rt, {frame}, env):")
-            self.emit("    return True")
-            self.emit("stack.pop()")
-        else:  # pragma: no cover - suites are generated before the blocks holding them
-            self.emit("return True")
-        self.depth -= 1
-
 
 _TEMPLATE = """\
 def _run(rt, env):
@@ -251,54 +212,28 @@ def _run(rt, env):
         raise
 """
 
-_RUNNER = """\
-def _run(rt, frame, env):
-    meter, memo, lim, ent, stack = rt.meter, rt.memo, rt.limits, rt.ent, rt.state["stack"]
-    i, pos = frame[1], 0
-    try:
-{body}
-        return False
-    except Exception as exc:
-        _mark(exc, SPANS[pos], WHAT[pos])
-        raise
-"""
-
-
-def _compile(writer: _Writer, template: str, name: str):
+def _compile(writer: _Writer, template: str, name: str, **extra):
     source = template.format(body="\n".join(writer.lines) or "        pass")
     what = [None if k in writer.pausing else f"calls macro {s.name}" if type(s) is g.Call
             else f"emits {s.event}" if type(s) is g.Emit else None for k, s in enumerate(writer.stmts)]
     namespace = dict(_HELPERS, **HELPERS, C=tuple(writer.constants), S=tuple(writer.stmts),
-                     SPANS=tuple(s.span for s in writer.stmts), WHAT=tuple(what), _mark=_mark, _call=_call,
+                     SPANS=tuple(s.span for s in writer.stmts), WHAT=tuple(what), _mark=_mark, _own=_own,
                      _emit=_emit, _check_sequence=check_sequence, list=list, int=int, range=range,
-                     str=str, Exception=Exception)
+                     str=str, len=len, Exception=Exception, **extra)
     exec(cache.code(source, name), namespace)
     run = namespace["_run"]
     run.source = source
     return run
 
 
-def _pure(compiler, stmts: list[g.Stmt], name: str):
-    writer = _Writer(compiler)
-    for stmt in stmts:
-        writer.stmt(stmt)
+def _pure(ruleset, stmts: list[g.Stmt], name: str):
+    writer = _Writer(ruleset.compiler, ruleset.macros)
+    try:
+        for stmt in stmts:
+            writer.stmt(stmt)
+    except Unsupported:  # pragma: no cover - a name the grammar would not allow
+        return False
     return _compile(writer, _TEMPLATE, name)
-
-
-def _runner(compiler, block: g.Block, inline):
-    writer = _Writer(compiler)
-    writer.runner(block, inline)
-    return _compile(writer, _RUNNER, f"<runner {block.id}>")
-
-
-def _inner_blocks(stmt: g.Stmt, out: set[int]) -> None:
-    """The blocks inside a statement (its suites, bodies, and theirs)."""
-    blocks = stmt.suites + ([stmt.orelse] if stmt.orelse is not None else []) if type(stmt) is g.If else \
-        [stmt.body] if type(stmt) in (g.For, g.While, g.Repeat) else []
-    for block in blocks:
-        out.add(block.id)
-        for inner in block.body:
-            _inner_blocks(inner, out)
 
 
 def generate_statements(ruleset) -> None:
@@ -313,22 +248,10 @@ def generate_statements(ruleset) -> None:
     bodies += [t.body for ts in ruleset.triggers.values() for t in ts]
     for body in bodies:
         if body.fast is None:
-            body.fast = _pure(compiler, body.body, f"<block {body.id}>") if purity.block(body) else False
+            body.fast = _pure(ruleset, body.body, f"<block {body.id}>") if purity.block(body) else False
     for node in ruleset.nodes:
         if type(node) in _COMPOUND and node.fast is None:
             generatable = purity.stmt(node, 0) and not _returns(node)
-            node.fast = _pure(compiler, [node], f"<statement {node.id}>") if generatable else False
-    inner: set[int] = set()
-    for node in ruleset.nodes:
-        if type(node) in _COMPOUND and node.fast:
-            _inner_blocks(node, inner)
-    macros = ruleset.macros
-
-    def inline(stmt: g.Stmt) -> bool:
-        kind = type(stmt)
-        if kind is g.Call:
-            return bool(macros[stmt.name].body.fast)
-        return kind is g.Simple or (kind in _COMPOUND and bool(stmt.fast))
-    for node in ruleset.nodes:  # in order: a suite comes before the block holding it
-        if type(node) is g.Block and node.runner is None:
-            node.runner = False if node.id in inner else _runner(compiler, node, inline)
+            node.fast = _pure(ruleset, [node], f"<statement {node.id}>") if generatable else False
+    from .codegen_runner import generate_runners  # it builds on this module
+    generate_runners(ruleset)

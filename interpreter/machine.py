@@ -26,6 +26,11 @@ def _own(value: Any) -> Any:
     return list(value) if isinstance(value, list) else dict(value) if isinstance(value, dict) else value
 
 
+def too_deep(limits: Limits) -> None:
+    raise BudgetError(f"calls nested more than {limits.stack_depth} deep (a macro, "
+                      "effect or trigger that calls or emits itself without end?)")
+
+
 class Machine:
     """Runs rules against one game state; also the ``rt`` every closure receives."""
 
@@ -216,8 +221,7 @@ class Machine:
         if kind is g.Choose:
             return self._choose(stmt, env)
         if len(stack) >= self.limits.stack_depth and kind in _NESTING:
-            raise BudgetError(f"calls nested more than {self.limits.stack_depth} deep (a macro, "
-                              "effect or trigger that calls or emits itself without end?)")
+            too_deep(self.limits)
         if kind is g.Call:
             macro = self.ruleset.macros[stmt.name]
             if macro.body.fast:
