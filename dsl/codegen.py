@@ -24,6 +24,7 @@ from typing import Any
 from lark import Token, Tree
 
 from ..interpreter.builtins import FUNCTIONS
+from ..interpreter.errors import note_function
 from ..interpreter.limits import charge, multiply
 from . import cache
 
@@ -32,7 +33,9 @@ _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _OPS = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">=", "+": "+", "-": "-",
         "//": "//", "%": "%"}
 _HELPERS = {"isinstance": isinstance, "dict": dict, "bool": bool, "KeyError": KeyError,
-            "TypeError": TypeError, "_charge": charge, "_mul": multiply, "__builtins__": {}}
+            "TypeError": TypeError, "Exception": Exception, "_charge": charge, "_mul": multiply,
+            "_note": note_function, "__builtins__": {}}
+INLINE_NODES = 16  # a rule function this small (parse-tree nodes, no comprehension) is inlined
 
 
 class Unsupported(Exception):
@@ -55,6 +58,9 @@ class _Writer:
         self.depth = 1
         self.count = 0
         self.locals = locals_
+        # rule functions being inlined (None: no inlining, as when expressions are compiled,
+        # before the ruleset knows which functions are modified or static)
+        self.inlining: list[str] | None = None
 
     def const(self, value: Any) -> str:
         for i, known in enumerate(self.constants):
@@ -160,13 +166,38 @@ class _Writer:
         args = [self.expr(a, names) for a in (args_tree.children if args_tree is not None else [])]
         out = self.tmp()
         if name in self.compiler.functions:
-            call = self.const(self.compiler.functions[name])
+            function = self.compiler.functions[name]
+            if self.inlining is not None and name not in self.inlining and len(self.inlining) < 3 \
+                    and _small(function):
+                return self._inline(function, args)
+            call = self.const(function)
             self.emit(f"{out} = {call}.fast(rt{''.join(', ' + a for a in args)})")
         elif name in FUNCTIONS:
             fn = self.const(FUNCTIONS[name].fn)
             self.emit(f"{out} = {fn}(rt{''.join(', ' + a for a in args)})")
         else:
             raise Unsupported(name)
+        return out
+
+    def _inline(self, function, args: list[str]) -> str:
+        """A small rule function's body as code, its parameters bound to the arguments
+        (no memo: computing it costs less than looking it up); an error passing through
+        names the function, as a call would."""
+        out = self.tmp()
+        self.emit("try:")
+        self.depth += 1
+        self.inlining.append(function.name)
+        saved, self.locals = self.locals, set()  # the body sees its parameters only
+        try:
+            value = self.expr(function.expr.tree, dict(zip(function.params, args)))
+        finally:
+            self.inlining.pop()
+            self.locals = saved
+        self.emit(f"{out} = {value}")
+        self.depth -= 1
+        self.emit("except Exception as exc:")
+        self.emit(f"    _note(exc, {self.const(function)})")
+        self.emit("    raise")
         return out
 
     def _unary(self, tree, names, op):
@@ -241,6 +272,16 @@ class _Writer:
         return value
 
     x_sum_expr = x_product = x_comparison
+
+
+def _small(function) -> bool:
+    """Inlined where it is called: a small body without comprehensions, neither static
+    (remembered all game) nor modified (its modifiers run at each call)."""
+    tree = getattr(function.expr, "tree", None)
+    if tree is None or function.static or function.modified:
+        return False
+    nodes = list(tree.iter_subtrees())
+    return len(nodes) <= INLINE_NODES and not any(t.data == "comprehension" for t in nodes)
 
 
 def generate(compiler, tree: Tree, scope_names: set[str]):
@@ -372,9 +413,9 @@ def generate_function(compiler, function, tree: Tree, modifiers: list = ()):
     when codegen is off or the body has a shape not handled."""
     if not ENABLED or tree is None:
         return None
-    from ..interpreter.errors import note_function
     names = {param: f"a{i}" for i, param in enumerate(function.params)}
     writer = _Writer(compiler, set())
+    writer.inlining = [function.name]
     writer.depth = 2
     try:
         result = writer.expr(tree, names)

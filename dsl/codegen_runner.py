@@ -98,10 +98,21 @@ class _RunnerWriter(_Writer):
             names, local = ", ".join(f"{_ident(p)}: _own({a})" for p, a in zip(macro.params, args)), self.tmp()
             self.emit(f"{local} = {{{names}}}")
             self.in_frame(macro.body, local, "len(stack)", local, direct=True)
+        elif kind is g.Emit:
+            self.emit("if len(stack) >= lim.stack_depth:")
+            self.emit("    _too_deep(lim)")
+            chosen = self.triggered(stmt)
+            self.emit(f"for body, local in {chosen}:")  # the machine's order: the first trigger on top
+            self.emit("    stack.append([body.id, 0, local, len(stack)])")
+            self.emit(f"for body, local in reversed({chosen}):")
+            self.emit("    run = body.runner")
+            self.emit("    if len(stack) > DIRECT or not run or run(rt, stack[-1], local):")
+            self.emit("        return True")
+            self.emit("    stack.pop()")
         elif kind is g.Choose:
-            self.emit(f"if rt._choose(S[{k}], env):")
+            self.emit(f"if rt.ask(S[{k}], env, list({self.value(stmt.options)})):")
             self.emit("    return True")
-        else:  # perform, emit, break, return: the machine's own steps
+        else:  # perform, break, return: the machine's own steps
             self.emit(f"if rt._enter(S[{k}], frame, env):")
             self.emit("    return True")
 
@@ -127,7 +138,7 @@ class _RunnerWriter(_Writer):
 
 
 def _runner(ruleset, block: g.Block, inline):
-    writer = _RunnerWriter(ruleset.compiler, ruleset.macros)
+    writer = _RunnerWriter(ruleset)
     try:
         writer.runner(block, inline)
     except Unsupported:  # pragma: no cover - a name the grammar would not allow

@@ -42,16 +42,30 @@ def lower(writer, stmt) -> bool:
         writer.locals = saved
 
 
+_RELATIONS = {"==", "!=", "<", "<=", ">", ">="}
+_TRUTHS = {"not_op", "in_op", "not_in_op", "or_expr", "and_expr"}
+
+
+def _kept(w, tree: Tree) -> str:
+    """The value of an expression about to be stored, as ``keep`` makes it: a true/false
+    needs no check, a list the expression has just made needs no copy."""
+    value = w.expr(tree, {})
+    if tree.data in _TRUTHS or (tree.data == "comparison" and
+                                all(str(op) in _RELATIONS for op in tree.children[1::2])):
+        return value
+    kept = w.tmp()
+    fresh = tree.data in ("comprehension", "list_lit")
+    w.emit(f"{kept} = {'_check' if fresh else '_keep'}(lim, {value})")
+    return kept
+
+
 def _let(w, tree: Tree) -> None:
-    value = w.expr(tree.children[1], {})
-    w.emit(f"env[{_ident(str(tree.children[0]))}] = _keep(lim, {value})")
+    value = _kept(w, tree.children[1])
+    w.emit(f"env[{_ident(str(tree.children[0]))}] = {value}")
 
 
 def _assign(w, tree: Tree) -> None:
-    value = w.expr(tree.children[1], {})
-    kept = w.tmp()
-    w.emit(f"{kept} = _keep(lim, {value})")
-    _store(w, tree.children[0], kept)
+    _store(w, tree.children[0], _kept(w, tree.children[1]))
 
 
 def _aug(w, tree: Tree) -> None:

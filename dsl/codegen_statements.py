@@ -31,21 +31,6 @@ from ..interpreter.limits import check_sequence
 _COMPOUND = (g.If, g.For, g.While, g.Repeat, g.Emit)  # standalone units (calls use the body)
 
 
-def _emit(rt, env: dict, stmt: g.Emit) -> None:
-    args = [a(rt, env) for a in stmt.args]
-    chosen = []
-    for trigger in reversed(rt.ruleset.triggers.get(stmt.event, [])):  # tested in the machine's order
-        new_env = dict(zip(trigger.params, [_own(a) for a in args]))
-        new_env["self"] = trigger.owner
-        if trigger.active is not None and not trigger.active(rt, new_env):
-            continue
-        if trigger.test is not None and not trigger.test(rt, new_env):
-            continue
-        chosen.append((trigger, new_env))
-    for trigger, new_env in reversed(chosen):  # and run first to last, as the stack would
-        trigger.body.fast(rt, new_env)
-
-
 class _Purity:
     """Which blocks can never stop for a choice (and have no stray break)."""
 
@@ -104,9 +89,10 @@ def _returns(stmt: g.Stmt) -> bool:
 class _Writer(_ExprWriter):
     """Lowers statements (and, through the expression writer, their expressions)."""
 
-    def __init__(self, compiler, macros: dict):
-        super().__init__(compiler, set())
-        self.macros = macros
+    def __init__(self, ruleset):
+        super().__init__(ruleset.compiler, set())
+        self.macros, self.triggers = ruleset.macros, ruleset.triggers
+        self.inlining = []
         self.stmts: list[g.Stmt] = []
         self.pausing: set[int] = set()  # statements left to the machine (no 'what' to mark)
         self.depth = 2
@@ -165,7 +151,8 @@ class _Writer(_ExprWriter):
         elif kind is g.Call:
             self.call(stmt)
         elif kind is g.Emit:
-            self.emit(f"_emit(rt, env, S[{k}])")
+            self.emit(f"for body, local in reversed({self.triggered(stmt)}):")
+            self.emit("    body.fast(rt, local)")
         else:  # pragma: no cover - purity rules these out
             raise ValueError(f"cannot generate {kind.__name__}")
 
@@ -175,6 +162,22 @@ class _Writer(_ExprWriter):
         args = [self.value(a) for a in stmt.args]
         names = ", ".join(f"{_ident(p)}: _own({a})" for p, a in zip(macro.params, args))
         self.emit(f"{self.const(macro.body)}.fast(rt, {{{names}}})")
+
+    def triggered(self, stmt: g.Emit) -> str:
+        """The triggers an event starts, each with its names (copies of the arguments and
+        its owner as self), tested in the machine's order (last trigger first): the name of
+        a list of (body, names) to run from its end."""
+        args = [self.value(a) for a in stmt.args]
+        chosen = self.tmp()
+        self.emit(f"{chosen} = []")
+        for trigger in reversed(self.triggers.get(stmt.event, [])):
+            local = self.tmp()
+            names = [f"{_ident(p)}: _own({a})" for p, a in zip(trigger.params, args)]
+            self.emit(f"{local} = {{{', '.join(names + [repr('self') + ': ' + self.const(trigger.owner)])}}}")
+            tests = [f"{self.const(t)}(rt, {local})" for t in (trigger.active, trigger.test) if t is not None]
+            self.emit(f"if {' and '.join(tests)}:" if tests else "if True:")
+            self.emit(f"    {chosen}.append(({self.const(trigger.body)}, {local}))")
+        return chosen
 
     def branches(self, stmt: g.If, suite) -> None:
         """if/elif/else, each test computed only when the ones before it were false."""
@@ -218,7 +221,7 @@ def _compile(writer: _Writer, template: str, name: str, **extra):
             else f"emits {s.event}" if type(s) is g.Emit else None for k, s in enumerate(writer.stmts)]
     namespace = dict(_HELPERS, **HELPERS, C=tuple(writer.constants), S=tuple(writer.stmts),
                      SPANS=tuple(s.span for s in writer.stmts), WHAT=tuple(what), _mark=_mark, _own=_own,
-                     _emit=_emit, _check_sequence=check_sequence, list=list, int=int, range=range,
+                     reversed=reversed, _check_sequence=check_sequence, list=list, int=int, range=range,
                      str=str, len=len, Exception=Exception, **extra)
     exec(cache.code(source, name), namespace)
     run = namespace["_run"]
@@ -227,7 +230,7 @@ def _compile(writer: _Writer, template: str, name: str, **extra):
 
 
 def _pure(ruleset, stmts: list[g.Stmt], name: str):
-    writer = _Writer(ruleset.compiler, ruleset.macros)
+    writer = _Writer(ruleset)
     try:
         for stmt in stmts:
             writer.stmt(stmt)

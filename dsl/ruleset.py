@@ -148,9 +148,9 @@ class _Builder(Definitions):
         compiler.errors.extend(check_types(self, constants, {i: p for i, (_, p) in effects.items()}))
         triggers = self.compile_triggers(compiler, decks)
         modifiers = self.compile_modifiers(compiler, functions, decks)
+        mark_static(functions, compiler.written, modifiers)  # first: generated calls inline by it
         for function in functions.values():
             function.call = _caller(function, modifiers.get(function.name, []), compiler)
-        mark_static(functions, compiler.written, modifiers)
         link_invalidation(functions, compiler.nodes)
         self.check_events(compiler, triggers)
         card_kinds = {**self.entities, **card_entities}

@@ -282,7 +282,10 @@ class Machine:
         return pushed
 
     def _choose(self, stmt: g.Choose, env: dict) -> bool:
-        options = list(stmt.options(self, env))
+        return self.ask(stmt, env, list(stmt.options(self, env)))
+
+    def ask(self, stmt: g.Choose, env: dict, options: list) -> bool:
+        """A choice among *options*: pending (True), unless there is nothing to choose."""
         if not options or (len(options) == 1 and not stmt.optional):
             env[stmt.var] = options[0] if options else None
             return False
