@@ -76,15 +76,16 @@ class _Writer:
     def emit(self, line: str) -> None:
         self.lines.append("    " * self.depth + line)
 
-    def value(self, fn) -> str:
+    def value(self, fn, truth: bool = False) -> str:
         """The value of a compiled expression in code: its own code inlined when it was
-        generated (it has its tree and local names), else a call of it."""
+        generated (it has its tree and local names), else a call of it. *truth*: only
+        tested for truth."""
         tree = getattr(fn, "tree", None)
         if tree is not None:
             saved, mark, depth = self.locals, len(self.lines), self.depth
             self.locals = fn.names
             try:
-                return self.expr(tree, {})
+                return self.test(tree, {}) if truth else self.expr(tree, {})
             except Unsupported:  # pragma: no cover - it was generated once already
                 del self.lines[mark:]
                 self.depth = depth
@@ -139,7 +140,7 @@ class _Writer:
         self.emit(f"for {var} in {source}:")
         self.depth += 1
         if cond_tree is not None:
-            test = self.expr(cond_tree, inner)
+            test = self.test(cond_tree, inner)
             self.emit(f"if {test}:")
             self.depth += 1
         self.emit(f"{out}.append({self.expr(elt_tree, inner)})")
@@ -228,7 +229,7 @@ class _Writer:
     def x_cond_expr(self, tree, names):
         then, test, other = tree.children
         out = self.tmp()
-        self.emit(f"if {self.expr(test, names)}:")
+        self.emit(f"if {self.test(test, names)}:")
         self._branch(out, then, names)
         self.emit("else:")
         self._branch(out, other, names)
@@ -239,7 +240,13 @@ class _Writer:
         self.emit(f"{out} = {self.expr(tree, names)}")
         self.depth -= 1
 
-    def _connective(self, tree, names, negate):
+    def test(self, tree: Tree | Token, names: dict[str, str]) -> str:
+        """An expression whose value is only tested for truth (no bool() needed)."""
+        if isinstance(tree, Tree) and tree.data in ("or_expr", "and_expr"):
+            return self._connective(tree, names, tree.data == "or_expr", truth=True)
+        return self.expr(tree, names)
+
+    def _connective(self, tree, names, negate, truth=False):
         out = self.tmp()
         parts = list(tree.children)
         self.emit(f"{out} = {self.expr(parts[0], names)}")
@@ -250,7 +257,8 @@ class _Writer:
             opened += 1
             self.emit(f"{out} = {self.expr(part, names)}")
         self.depth -= opened
-        self.emit(f"{out} = bool({out})")
+        if not truth:
+            self.emit(f"{out} = bool({out})")
         return out
 
     def x_or_expr(self, tree, names):
@@ -325,13 +333,10 @@ def _too_deep(rt, function) -> None:
 
 _FUNCTION = """\
 def _measure(rt{params}):
-    memo = rt.static_memo if F.static else rt.memo
-    table = memo.get(NAME)
+{table}
     STATS[0] += 1
-    if table is None:
-        table = memo[NAME] = {{}}
     try:
-        if ({args}) in table:
+        if {key} in table:
             STATS[1] += 1
     except TypeError:  # an argument that cannot be a key
         pass
@@ -341,18 +346,14 @@ def _measure(rt{params}):
 
 
 def _fast(rt{params}):
-    memo = rt.static_memo if F.static else rt.memo
-    table = memo.get(NAME)
-    if table is None:
-        table = memo[NAME] = {{}}
-    key = ({args})
+{table}
     try:
-        return table[key]
+        return table[{key}]
     except KeyError:
         pass
     except TypeError:  # an argument that cannot be a key (a list): not remembered
         return _eval(rt{params})
-    value = table[key] = _eval(rt{params})
+    value = table[{key}] = _eval(rt{params})
     return value
 
 
@@ -407,6 +408,16 @@ def _inline_modifiers(writer: _Writer, names: dict, result: str, modifiers) -> s
     return value
 
 
+def _memo_code(params: list[str]) -> dict:
+    """Where a function's values are remembered: in the memo itself under its name when it
+    has no parameters, else in its own table, keyed by its argument or their tuple."""
+    if not params:
+        return {"table": "    table = rt.static_memo if F.static else rt.memo", "key": "NAME"}
+    table = ("    memo = rt.static_memo if F.static else rt.memo\n    table = memo.get(NAME)\n"
+             "    if table is None:\n        table = memo[NAME] = {}")
+    return {"table": table, "key": params[0] if len(params) == 1 else f"({', '.join(params)}, )"}
+
+
 def generate_function(compiler, function, tree: Tree, modifiers: list = ()):
     """``fast(rt, *args)`` for a rule function without modifiers: remembered values looked up
     with the arguments as the key, the body run with its parameters as Python locals. None
@@ -428,7 +439,7 @@ def generate_function(compiler, function, tree: Tree, modifiers: list = ()):
     args = "".join(f"{v}, " for v in names.values())
     modify = _MODIFY.format(args=args) if modifiers else ""
     source = _FUNCTION.format(params=params, args=args, body="\n".join(writer.lines) or "        pass",
-                              result=result, modify=modify)
+                              result=result, modify=modify, **_memo_code(list(names.values())))
     namespace = dict(_HELPERS, C=tuple(writer.constants), F=function, NAME=function.name,
                      PARAMS=tuple(function.params), MODS=tuple(modifiers), zip=zip,
                      STATS=[0, 0], MEASURE=MEASURE, _decide=_decide,

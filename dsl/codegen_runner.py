@@ -73,7 +73,7 @@ class _RunnerWriter(_Writer):
             self.emit("while True:")
             self.depth += 1
             self.charge()
-            self.emit(f"if not {self.value(stmt.test)}:")
+            self.emit(f"if not {self.value(stmt.test, truth=True)}:")
             self.emit("    break")
             self.in_frame(stmt.body, "None", "frame[3]", "env")
             self.depth -= 1
@@ -101,7 +101,7 @@ class _RunnerWriter(_Writer):
         elif kind is g.Emit:
             self.emit("if len(stack) >= lim.stack_depth:")
             self.emit("    _too_deep(lim)")
-            chosen = self.triggered(stmt)
+            chosen = self.triggered(stmt) or "()"
             self.emit(f"for body, local in {chosen}:")  # the machine's order: the first trigger on top
             self.emit("    stack.append([body.id, 0, local, len(stack)])")
             self.emit(f"for body, local in reversed({chosen}):")

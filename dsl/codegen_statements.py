@@ -135,7 +135,7 @@ class _Writer(_ExprWriter):
             self.depth += 1
             self.charge()
             self.emit(f"pos = {k}")
-            self.emit(f"if not {self.value(stmt.test)}:")
+            self.emit(f"if not {self.value(stmt.test, truth=True)}:")
             self.emit("    break")
             self.depth -= 1
             self.nested(stmt.body)
@@ -151,8 +151,10 @@ class _Writer(_ExprWriter):
         elif kind is g.Call:
             self.call(stmt)
         elif kind is g.Emit:
-            self.emit(f"for body, local in reversed({self.triggered(stmt)}):")
-            self.emit("    body.fast(rt, local)")
+            chosen = self.triggered(stmt)
+            if chosen:
+                self.emit(f"for body, local in reversed({chosen}):")
+                self.emit("    body.fast(rt, local)")
         else:  # pragma: no cover - purity rules these out
             raise ValueError(f"cannot generate {kind.__name__}")
 
@@ -166,8 +168,10 @@ class _Writer(_ExprWriter):
     def triggered(self, stmt: g.Emit) -> str:
         """The triggers an event starts, each with its names (copies of the arguments and
         its owner as self), tested in the machine's order (last trigger first): the name of
-        a list of (body, names) to run from its end."""
+        a list of (body, names) to run from its end ("" if the event has no trigger)."""
         args = [self.value(a) for a in stmt.args]
+        if not self.triggers.get(stmt.event):
+            return ""
         chosen = self.tmp()
         self.emit(f"{chosen} = []")
         for trigger in reversed(self.triggers.get(stmt.event, [])):
@@ -187,7 +191,7 @@ class _Writer(_ExprWriter):
                 self.emit("else:")
                 self.depth += 1
                 opened += 1
-            self.emit(f"if {self.value(test)}:")
+            self.emit(f"if {self.value(test, truth=True)}:")
             suite(block)
         if stmt.orelse is not None:
             self.emit("else:")
