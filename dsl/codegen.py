@@ -211,7 +211,10 @@ class _Writer:
         return self._unary(tree, names, "-")
 
     def x_not_op(self, tree, names):
-        return self._unary(tree, names, "not ")
+        inner = self.test(tree.children[0], names)
+        out = self.tmp()
+        self.emit(f"{out} = not {inner}")
+        return out
 
     def _membership(self, item_tree, box_tree, names, op):
         item = self.expr(item_tree, names)
@@ -248,14 +251,14 @@ class _Writer:
 
     def _connective(self, tree, names, negate, truth=False):
         out = self.tmp()
-        parts = list(tree.children)
-        self.emit(f"{out} = {self.expr(parts[0], names)}")
+        parts = list(tree.children)  # each only tested, or made true/false at the end
+        self.emit(f"{out} = {self.test(parts[0], names)}")
         opened = 0
         for part in parts[1:]:
             self.emit(f"if {'not ' if negate else ''}{out}:")
             self.depth += 1
             opened += 1
-            self.emit(f"{out} = {self.expr(part, names)}")
+            self.emit(f"{out} = {self.test(part, names)}")
         self.depth -= opened
         if not truth:
             self.emit(f"{out} = bool({out})")
