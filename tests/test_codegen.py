@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from speciation import Game, load_ruleset
+from speciation import Game, RuleRuntimeError, load_ruleset
 from speciation.agents import RandomAgent
 from speciation.dsl import codegen
 
@@ -59,3 +59,107 @@ def test_rule_file_text_never_becomes_code(tmp_path):
     assert len(sources) >= 2
     for source in sources:
         assert "import" not in source and "system" not in source and "pwned" not in source
+
+
+# ---- statement code and block runners (dsl/codegen_simple.py, codegen_statements.py,
+# codegen_runner.py): the same games, stacks and errors as the machine's own steps --------
+
+def _both(tmp_path, files, monkeypatch):
+    on = load(tmp_path / "on", files)
+    monkeypatch.setattr(codegen, "ENABLED", False)
+    off = load(tmp_path / "off", files)
+    monkeypatch.setattr(codegen, "ENABLED", True)
+    assert any(b.runner for b in on.nodes if type(b).__name__ == "Block")
+    assert not any(b.runner for b in off.nodes if type(b).__name__ == "Block")
+    return on, off
+
+
+def _play(ruleset, seed=0):
+    """Digests (the stack included) after each action, first legal action each time."""
+    game = Game.new(ruleset, 2, seed)
+    digests = [game.digest()]
+    while not game.is_over:
+        actions = game.legal_actions()
+        game.apply(actions[len(digests) % len(actions)])
+        digests.append(game.digest())
+    return digests, game.log, game.state
+
+
+STATEMENTS = """\
+let xs = [1, 2, 3]
+let p = first(entities(player))
+p.counts[a] = 2
+p.counts[a] += 1
+p.counts[b] = 1
+p.counts[b] -= 1
+game.n += len(xs) * 2
+append(xs, 4)
+game.out = xs
+append(xs, 5)
+let done = game.n > 3 and len(xs) == 5
+draw d from game.bag
+shuffle game.bag
+log("{} {} {}", d, done, xs)
+for q in entities(player):
+    pick(q)
+repeat 2:
+    if game.n > 6:
+        choose y from letters by p prompt "again"
+        append(game.out, y)
+        game.n -= 1
+    elif game.n > 0:
+        game.n -= 1
+    else:
+        break
+let k = 0
+while k < 3:
+    k += 1
+    if k == 2:
+        choose z from [k, k + 1] by p
+        p.vp += z
+emit picked(p, xs)
+"""
+PICK = {"pick(q)": 'choose x from game.bag by q prompt "pick"\ngame.n += worth[x]\ncount_up(q)',
+        "count_up(q)": "q.vp += 1\nif q.vp > 100:\n    return\nq.vp += 1"}
+TRIGGERS = """\
+triggers:
+  - on: picked(who, xs)
+    effect: |
+      choose c from xs by who prompt "trigger"
+      who.vp += c
+  - on: picked(who, xs)
+    if: len(xs) > 2
+    effect: |
+      who.vp += len(xs)
+"""
+
+
+def test_runners_play_the_same_games_and_stacks(tmp_path, monkeypatch):
+    on, off = _both(tmp_path, main(STATEMENTS, PICK, TRIGGERS), monkeypatch)
+    for seed in range(4):
+        fast, slow = _play(on, seed), _play(off, seed)
+        assert fast == slow and len(fast[0]) > 5
+
+
+HALF = 'functions:\n  half(x): "x // game.n"\n'  # small: inlined into statement code
+
+
+@pytest.mark.parametrize("body, macros, extra", [
+    ("let z = half(3)", {}, HALF),
+    ('choose x from letters by first(entities(player))\nouter(x)',
+     {"outer(x)": 'choose y from letters by first(entities(player))\ninner(y)',
+      "inner(y)": "let z = [half(1) for i in range(2)]"}, HALF),
+    ("for i in range(3):\n    if i == 2:\n        emit ping(i)\n    choose x from letters by first(entities(player))",
+     {}, HALF + "triggers:\n  - on: ping(v)\n    effect: |\n      let w = half(v)\n"),
+    ("repeat 2:\n    choose x from letters by first(entities(player))\n    game.out = [worth[x] // game.n]",
+     {}, ""),
+])
+def test_runtime_errors_keep_their_places_and_chains(tmp_path, body, macros, extra, monkeypatch):
+    texts = []
+    for ruleset in _both(tmp_path, main(body, macros, extra), monkeypatch):
+        with pytest.raises(RuleRuntimeError) as caught:
+            game = Game.new(ruleset, 2)
+            while not game.is_over:
+                game.apply(game.legal_actions()[0])
+        texts.append(str(caught.value).replace("/on/", "/").replace("/off/", "/"))
+    assert texts[0] == texts[1] and "division by zero" in texts[0]
