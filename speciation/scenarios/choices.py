@@ -124,8 +124,8 @@ def _note_settled(game: Game, settled: list) -> None:
     class Noting(base):  # type: ignore[misc, valid-type]
         __slots__ = ()
 
-        def _choose(self, stmt, env):
-            asked = base._choose(self, stmt, env)
+        def ask(self, stmt, env, options):  # every choose comes here, generated code too
+            asked = base.ask(self, stmt, env, options)
             if not asked:
                 settled.append((stmt.span, stmt.var, env.get(stmt.var)))
             return asked
