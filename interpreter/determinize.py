@@ -28,6 +28,7 @@ Not resampled: local names of rules paused mid-way (the stack), which no view sh
 """
 from __future__ import annotations
 
+import marshal
 import random
 from typing import Any
 
@@ -35,12 +36,13 @@ from . import rng as game_rng
 from .game import Game, _copy
 
 
-def determinize(game, seat: int, generator: random.Random):
-    """A copy of *game* with what *seat* cannot see resampled using *generator*."""
+def determinize(game, seat: int, generator: random.Random, log: bool = True):
+    """A copy of *game* with what *seat* cannot see resampled using *generator*; without
+    its log when *log* is false (a search reads no log, and copying it costs)."""
     me = game.state["players"][seat]
-    state = {key: _copy(value) for key, value in game.state.items() if key != "log"}
+    state = _copy_state(game.state)
     state["log"] = [line if isinstance(line, str) else list(line) for line in game.state["log"]
-                    if isinstance(line, str) or line[0] == me]  # other players' private lines go
+                    if isinstance(line, str) or line[0] == me] if log else []  # others' private lines go
     copy = Game(game.ruleset, state, game.lang)
     copy._token, copy.decision_number = game._token, game.decision_number  # the same decision
     constants = game.ruleset.constants
@@ -54,9 +56,12 @@ def determinize(game, seat: int, generator: random.Random):
         for attr in group:
             group_of[attr] = group[0]
 
+    relevant = order_only | secret | private
     slots: dict[Any, list[tuple[Any, Any]]] = {}
     for ident in sorted(state["ent"]):
         record = state["ent"][ident]
+        if relevant.isdisjoint(record):
+            continue
         for attr in sorted(order_only & set(record)):
             if isinstance(record[attr], list):
                 for start, stop in _segments(record[attr], tails.get(attr, 0)):
@@ -82,6 +87,16 @@ def determinize(game, seat: int, generator: random.Random):
     state["chance"] = []
     copy.state_edited()
     return copy
+
+
+def _copy_state(state: dict) -> dict:
+    """A deep copy of the state without its log: by ``marshal`` (C speed) when it is plain
+    data, as it always is in play, else the slow way."""
+    rest = {key: value for key, value in state.items() if key != "log"}
+    try:
+        return marshal.loads(marshal.dumps(rest))
+    except ValueError:
+        return _copy(rest)
 
 
 def _segments(items: list, tail: int) -> list[tuple[int, int]]:

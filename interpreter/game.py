@@ -358,11 +358,12 @@ class Game:
         twin.limits = self.limits
         return twin
 
-    def determinize(self, player: int, rng) -> "Game":
+    def determinize(self, player: int, rng, log: bool = True) -> "Game":
         """A copy with everything hidden from *player* resampled with *rng* (a
-        ``random.Random``), consistent with what the player has seen (``determinize.py``)."""
+        ``random.Random``), consistent with what the player has seen (``determinize.py``);
+        with ``log=False`` the copy starts with an empty log (cheaper, for searches)."""
         from .determinize import determinize
-        return determinize(self, player, rng)
+        return determinize(self, player, rng, log)
 
     def digest(self) -> str:
         """A hash of everything that decides the game's future (not the log)."""

@@ -61,3 +61,17 @@ def test_other_players_secret_choices_are_resampled(rulesets):
     assert sorted(copy.state["pending"]["options"]) == sorted(hand)
     assert any(game.determinize(owner, random.Random(s)).state["pending"]["options"]
                != game.state["pending"]["options"] for s in range(4))
+
+
+def test_a_copy_for_search_has_no_log_and_the_same_future(rulesets):
+    game = _played(rulesets["marine"], 3, 5, 30)
+    seat = SeatView(game, game.current_player)
+    with_log = seat.determinize(random.Random(4))
+    without = seat.determinize(random.Random(4), log=False)
+    assert with_log.state["log"] and without.state["log"] == [] and not without.keep_log
+    assert with_log.digest() == without.digest()  # the same resampling: only the log differs
+    for _ in range(20):  # and the same play on from there
+        action = with_log.legal_actions()[0].value
+        with_log.apply(action)
+        without.apply(action)
+    assert with_log.digest() == without.digest() and without.state["log"] == []

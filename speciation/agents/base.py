@@ -88,11 +88,14 @@ class SeatView:
         """The language names are shown in (presentation only; None: the rule files' names)."""
         return self._game.lang
 
-    def determinize(self, rng: random.Random) -> Game:
+    def determinize(self, rng: random.Random, log: bool = True) -> Game:
         """A full copy of the game in which everything hidden from this seat is resampled
         (using *rng*, the agent's own generator) consistently with what the seat has seen;
-        an agent may search it freely (``Game.determinize``)."""
-        return self._game.determinize(self.seat, rng)
+        an agent may search it freely (``Game.determinize``). With ``log=False`` the copy
+        has an empty log and keeps none (cheaper, for searches)."""
+        copy = self._game.determinize(self.seat, rng, log)
+        copy.keep_log = log
+        return copy
 
 
 class Agent(Protocol):

@@ -17,7 +17,9 @@ def scratch_copy(game: Game) -> Game:
     state = {key: value for key, value in game.state.items() if key != "log"}
     copy = marshal.loads(marshal.dumps(state))  # the fastest deep copy of plain data
     copy["log"] = []
-    return Game(game.ruleset, copy, game.lang)
+    twin = Game(game.ruleset, copy, game.lang)
+    twin.keep_log = False  # nothing in a search reads log lines: they are not even formatted
+    return twin
 
 
 def evaluation_name(ruleset) -> str:

@@ -27,7 +27,7 @@ class GreedyAgent:
             return actions[0]
         totals = [0.0] * len(actions)
         for _ in range(self.samples):
-            base = scratch_copy(seat.determinize(self.rng))
+            base = seat.determinize(self.rng, log=False)
             for number, action in enumerate(actions):
                 game = scratch_copy(base)
                 game.apply(action.value)

@@ -15,7 +15,7 @@ import time
 
 from ..interpreter.game import Action, Game
 from .base import SeatView
-from .evaluation import results, scratch_copy
+from .evaluation import results
 
 
 class _Node:
@@ -50,7 +50,7 @@ class MctsAgent:
         root = _Node(None)
         deadline = time.process_time() + self.seconds if self.seconds > 0 else math.inf
         for _ in range(self.iterations):
-            self._iterate(root, scratch_copy(seat.determinize(self.rng)))
+            self._iterate(root, seat.determinize(self.rng, log=False))
             if time.process_time() >= deadline:
                 break
         self.last_visits = {key: child.visits for key, child in root.children.items()}  # for tests, tools
