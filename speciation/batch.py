@@ -105,16 +105,24 @@ def play_spec(spec: GameSpec) -> GameResult:
 
 def _finish(game: Game, result: GameResult) -> None:
     """Fill in the outcome of a finished game."""
-    functions = game.ruleset.functions
-    result.scores = game.scores
-    result.winner = game.winner
-    if "turn_count" in functions:
-        result.turns = game.evaluate("turn_count")
-    if "winner_label" in functions:
-        result.winner_label = str(game.evaluate("winner_label"))
-    elif result.winner is not None:  # the seat's name ("Player 2"), in the game's language
-        result.winner_label = game.label(game.state["players"][result.winner])
+    for key, value in outcome(game).items():
+        setattr(result, key, value)
     result.completed = True
+
+
+def outcome(game: Game) -> dict:
+    """How a finished game came out, from the ruleset's own functions where it has them:
+    ``winner`` (seat), ``scores``, ``turns`` (``turn_count()``) and ``winner_label``
+    (``winner_label()``, else the winning seat's name in the game's language)."""
+    functions = game.ruleset.functions
+    found = {"scores": game.scores, "winner": game.winner}
+    if "turn_count" in functions:
+        found["turns"] = game.evaluate("turn_count")
+    if "winner_label" in functions:
+        found["winner_label"] = str(game.evaluate("winner_label"))
+    elif found["winner"] is not None:
+        found["winner_label"] = game.label(game.state["players"][found["winner"]])
+    return found
 
 
 def _describe(exc: BaseException) -> str:
@@ -132,24 +140,33 @@ def run_games(specs: Sequence[GameSpec], workers: int = 1, progress: bool = Fals
     (default :func:`play_spec`); with several workers it must be picklable (a module-level
     function), and so must its results."""
     specs = list(specs)
-    workers = _worker_count(workers, len(specs))
     bar = tqdm(total=len(specs), file=sys.stderr, unit="game", disable=not progress, desc=desc)
     try:
-        if workers <= 1:
-            results = []
-            for spec in specs:
-                results.append(play(spec))
-                bar.update(1)
-            return results
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            return list(_counted(pool.map(play, specs, chunksize=_chunk(len(specs), workers)), bar))
+        return map_games(play, specs, workers, bar.update)
     finally:
         bar.close()
 
 
-def _counted(results: Iterable, bar) -> Iterable:
+def map_games(play: Callable[[Any], Any], tasks: Sequence, workers: int = 1,
+              done: Callable[[int], Any] | None = None) -> list:
+    """``[play(task) for task in tasks]``, in this process or shared among *workers*
+    processes (0 or None: one per core); *done(1)* is called as each one finishes."""
+    workers = _worker_count(workers, len(tasks))
+    if workers <= 1:
+        results = []
+        for task in tasks:
+            results.append(play(task))
+            if done:
+                done(1)
+        return results
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        return list(_counted(pool.map(play, tasks, chunksize=_chunk(len(tasks), workers)), done))
+
+
+def _counted(results: Iterable, done: Callable[[int], Any] | None) -> Iterable:
     for result in results:
-        bar.update(1)
+        if done:
+            done(1)
         yield result
 
 

@@ -4,12 +4,12 @@ wherever they run."""
 from __future__ import annotations
 
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from typing import Any, Callable
 
 from ..agents import make_agents, play_game
+from ..batch import map_games, outcome
 from ..interpreter.game import Game
 
 MAX_ACTIONS = 100_000
@@ -79,6 +79,7 @@ def play_one(config: Config, index: int) -> GameRecord:
     started = time.process_time()
     try:
         game = Game.new(load(config.ruleset, config.variants, config.mods), config.players, seed)
+        game.keep_log = False  # a study reads outcomes, never the log
         play_game(game, make_agents(",".join(seats), config.players, seed), max_actions=MAX_ACTIONS)
         _outcome(game, record)
     except Exception as exc:  # reported with its seed, never fatal to the study
@@ -88,16 +89,10 @@ def play_one(config: Config, index: int) -> GameRecord:
 
 
 def _outcome(game: Game, record: GameRecord) -> None:
-    functions = game.ruleset.functions
-    record.winner = game.winner
-    record.scores = game.scores
+    for key, value in outcome(game).items():
+        setattr(record, key, value)
     record.actions = game.state["steps"]
-    if "turn_count" in functions:
-        record.turns = game.evaluate("turn_count")
-    if "winner_label" in functions:
-        record.winner_label = str(game.evaluate("winner_label"))
-    elif record.winner is not None:
-        record.winner_label = f"seat {record.winner + 1}"
+    functions = game.ruleset.functions
     if "end_reason" in functions:
         record.ending = str(game.evaluate("end_reason"))
     if "cards_taken" in functions:
@@ -117,20 +112,7 @@ def run_study(config: Config, workers: int = 1, dask: str | None = None,
     tasks = [(config, index) for index in range(config.games)]
     if dask is not None:
         return _run_on_dask(tasks, dask, progress)
-    if workers <= 1:
-        records = []
-        for task in tasks:
-            records.append(_play_task(task))
-            if progress:
-                progress(1)
-        return records
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        records = []
-        for record in pool.map(_play_task, tasks, chunksize=1):
-            records.append(record)
-            if progress:
-                progress(1)
-        return records
+    return map_games(_play_task, tasks, workers, progress)
 
 
 def _run_on_dask(tasks: list, address: Any, progress: Callable[[int], None] | None) -> list[GameRecord]:
