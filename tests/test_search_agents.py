@@ -26,12 +26,28 @@ def test_mcts_beats_random_on_the_toy_game():
         assert game.winner == 0  # it plays to win, not to take every point
 
 
+def test_mcts_width_searches_only_the_best_actions_by_lookahead():
+    game = Game.new(load_ruleset("original"), 3, 4)
+    walker = RandomAgent(4, 9)
+    while len(game.legal_actions()) < 4:
+        game.apply(walker.choose(SeatView(game, game.current_player)))
+    seat = SeatView(game, game.current_player)
+    values = GreedyAgent(1, seat.seat)
+    values.choose(seat)
+    best = max(values.last_values.values())
+    agent = MctsAgent(1, seat.seat, iterations=30, seconds=0, width=1)
+    assert values.last_values[repr(agent.choose(seat).value)] == best  # width 1: the lookahead's pick
+    agent = MctsAgent(1, seat.seat, iterations=30, seconds=0, width=2)
+    agent.choose(seat)
+    assert len(agent.last_visits) == 2 < len(seat.legal_actions())  # the search saw only two
+
+
 def test_agent_options_on_the_command_line():
     agents = make_agents("mcts:iterations=400:cutoff=10, greedy ,random,human", 4, seed=2)
     assert [type(a).__name__ for a in agents] == ["MctsAgent", "GreedyAgent", "RandomAgent", "HumanAgent"]
     assert agents[0].iterations == 400 and agents[0].cutoff == 10 and agents[0].seconds == 1.5
     assert make_agent("greedy:samples=3").samples == 3
-    with pytest.raises(ValueError, match="agent 'mcts' has options iterations, cutoff, seconds, explore"):
+    with pytest.raises(ValueError, match="agent 'mcts' has options iterations, cutoff, seconds, explore, width"):
         make_agent("mcts:depth=3")
     with pytest.raises(ValueError, match="not key=value"):
         make_agent("mcts:400")

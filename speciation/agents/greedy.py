@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 
-from ..interpreter.game import Action
+from ..interpreter.game import Action, Game
 from .base import SeatView
 from .evaluation import evaluations, margin, scratch_copy
 
@@ -27,13 +27,22 @@ class GreedyAgent:
             return actions[0]
         totals = [0.0] * len(actions)
         for _ in range(self.samples):
-            base = seat.determinize(self.rng, log=False)
-            for number, action in enumerate(actions):
-                game = scratch_copy(base)
-                game.apply(action.value)
-                values = game.scores if game.is_over else evaluations(game)
-                bonus = 1e6 if game.is_over and game.winner == seat.seat else 0.0
-                totals[number] += margin(values, seat.seat) + bonus
+            for number, value in enumerate(lookahead(seat.determinize(self.rng, log=False), actions, seat.seat)):
+                totals[number] += value
         self.last_values = dict(zip((repr(a.value) for a in actions), totals))  # for tests and tools
         best = max(totals)
         return self.rng.choice([a for a, t in zip(actions, totals) if t == best])
+
+
+def lookahead(base: Game, actions: list[Action], seat: int) -> list[float]:
+    """For each action, on its own copy of *base* (a determinized game): take it, let the
+    rules run to the next decision, and value the position for *seat* by the evaluation (its
+    lead over the best other seat; a finished game won by *seat* counts above all)."""
+    found = []
+    for action in actions:
+        game = scratch_copy(base)
+        game.apply(action.value)
+        values = game.scores if game.is_over else evaluations(game)
+        bonus = 1e6 if game.is_over and game.winner == seat else 0.0
+        found.append(margin(values, seat) + bonus)
+    return found

@@ -16,6 +16,7 @@ import time
 from ..interpreter.game import Action, Game
 from .base import SeatView
 from .evaluation import results
+from .greedy import lookahead
 
 
 class _Node:
@@ -31,16 +32,19 @@ class _Node:
 
 class MctsAgent:
     """Options: ``iterations`` (default 200), ``cutoff`` (playout decisions before the
-    evaluation values the position, default 20), ``seconds`` (time budget per decision, CPU
-    time, default 1.5), ``explore`` (the UCB1 constant, default 0.7)."""
+    evaluation values the position, default 0), ``seconds`` (time budget per decision, CPU
+    time, default 1.5), ``explore`` (the UCB1 constant, default 0.7), ``width`` (the search
+    considers only the best ``width`` of the seat's actions by a one-decision lookahead, as
+    the greedy agent values them; 0: all of them; default 0)."""
 
-    def __init__(self, seed: int = 0, seat: int = 0, iterations: int = 200, cutoff: int = 20,
-                 seconds: float = 1.5, explore: float = 0.7):
+    def __init__(self, seed: int = 0, seat: int = 0, iterations: int = 200, cutoff: int = 0,
+                 seconds: float = 1.5, explore: float = 0.7, width: int = 0):
         self.rng = random.Random(f"speciation-mcts:{seed}:{seat}")
         self.iterations = max(1, int(iterations))
         self.cutoff = max(0, int(cutoff))
         self.seconds = float(seconds)
         self.explore = float(explore)
+        self.width = max(0, int(width))
         self.last_visits: dict[str, int] = {}
 
     def choose(self, seat: SeatView) -> Action:
@@ -49,8 +53,13 @@ class MctsAgent:
             return actions[0]
         root = _Node(None)
         deadline = time.process_time() + self.seconds if self.seconds > 0 else math.inf
+        if self.width and len(actions) > self.width:
+            actions = self._best(seat, actions)
+            if len(actions) == 1:
+                return actions[0]
+        allowed = {repr(a.value) for a in actions}
         for _ in range(self.iterations):
-            self._iterate(root, seat.determinize(self.rng, log=False))
+            self._iterate(root, seat.determinize(self.rng, log=False), allowed)
             if time.process_time() >= deadline:
                 break
         self.last_visits = {key: child.visits for key, child in root.children.items()}  # for tests, tools
@@ -61,12 +70,20 @@ class MctsAgent:
         best = max(v for v, _ in visited)
         return by_key[self.rng.choice(sorted(k for v, k in visited if v == best))]
 
-    def _iterate(self, root: _Node, game: Game) -> None:
+    def _best(self, seat: SeatView, actions: list[Action]) -> list[Action]:
+        """The ``width`` actions with the best one-decision lookahead (ties at random)."""
+        values = lookahead(seat.determinize(self.rng, log=False), actions, seat.seat)
+        ranked = sorted(zip(values, [self.rng.random() for _ in actions], range(len(actions))), reverse=True)
+        return [actions[i] for _, _, i in ranked[:self.width]]
+
+    def _iterate(self, root: _Node, game: Game, allowed: set[str]) -> None:
         path = [root]
         node = root
         while not game.is_over:  # selection and expansion
             seat = game.current_player
             legal = {repr(v): v for v in _values(game)}
+            if node is root:
+                legal = {k: v for k, v in legal.items() if k in allowed}
             untried = [k for k in legal if k not in node.children]
             for key in legal:
                 if key in node.children:
