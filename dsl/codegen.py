@@ -403,12 +403,33 @@ def _inline_modifiers(writer: _Writer, names: dict, result: str, modifiers) -> s
     for modifier in modifiers:
         scope = dict(names, self=writer.const(modifier.owner), base=value)
         if modifier.active is not None:
-            writer.emit(f"if {writer.expr(modifier.active.tree, scope)}:")
+            writer.emit(f"if {_activity(writer, modifier.active.tree, scope, names)}:")
             writer.depth += 1
         writer.emit(f"{value} = {writer.expr(modifier.value.tree, scope)}")
         if modifier.active is not None:
             writer.depth -= 1
     return value
+
+
+def _activity(writer: _Writer, tree: Tree, scope: dict, params: dict) -> str:
+    """Whether a modifier is active. Unless it reads the function's arguments (or base),
+    it is the same for every call until a statement changes what it reads, which makes
+    the function's remembered values stale too: so it is remembered in the function's
+    table, under a key no argument can equal, and computed once per statement."""
+    used = {str(t.children[0]) for t in tree.iter_subtrees() if t.data == "name"}
+    if not params or used & (set(params) | {"base"}):  # no table of its own without parameters
+        return writer.test(tree, scope)
+    table, active = writer.tmp(), writer.tmp()
+    key = writer.const(object())
+    writer.emit(f"{table} = rt.memo.get(NAME)")
+    writer.emit(f"if {table} is None:")
+    writer.emit(f"    {table} = rt.memo[NAME] = {{}}")
+    writer.emit(f"{active} = {table}.get({key}, {key})")
+    writer.emit(f"if {active} is {key}:")
+    writer.depth += 1
+    writer.emit(f"{active} = {table}[{key}] = bool({writer.test(tree, scope)})")
+    writer.depth -= 1
+    return active
 
 
 def _memo_code(params: list[str]) -> dict:
