@@ -61,6 +61,7 @@ class _Writer:
         # rule functions being inlined (None: no inlining, as when expressions are compiled,
         # before the ruleset knows which functions are modified or static)
         self.inlining: list[str] | None = None
+        self.records: dict[str, str] = {}  # a local's code -> its entity record's (see fetch)
 
     def const(self, value: Any) -> str:
         for i, known in enumerate(self.constants):
@@ -133,25 +134,38 @@ class _Writer:
     def x_comprehension(self, tree, names):
         elt_tree, name, source_tree, cond_tree = tree.children
         source = self.expr(source_tree, names)
-        out, var = self.tmp(), self.tmp()
+        out, var, append = self.tmp(), self.tmp(), self.tmp()
         inner = dict(names, **{str(name): var})
         self.emit(f"{out} = []")
+        self.emit(f"{append} = {out}.append")
         self.emit(f"_charge(rt, {source})")
         self.emit(f"for {var} in {source}:")
         self.depth += 1
+        if _attribute_reads([elt_tree, cond_tree], str(name)) >= 2:
+            self.fetch(var)
         if cond_tree is not None:
             test = self.test(cond_tree, inner)
             self.emit(f"if {test}:")
             self.depth += 1
-        self.emit(f"{out}.append({self.expr(elt_tree, inner)})")
+        self.emit(f"{append}({self.expr(elt_tree, inner)})")
         self.depth -= 2 if cond_tree is not None else 1
         return out
 
+    def fetch(self, local: str) -> None:
+        """Look up once the record of the entity a local names (None if it names none):
+        its attributes are then read from it (see x_attr)."""
+        record = self.records[local] = self.tmp()
+        self.emit("try:")
+        self.emit(f"    {record} = ent.get({local})")
+        self.emit("except TypeError:  # not an entity (a list): reading an attribute says so")
+        self.emit(f"    {record} = None")
+
     def x_attr(self, tree, names):
         obj, attr = self.expr(tree.children[0], names), _ident(str(tree.children[1]))
+        record = self.records.get(obj, f"ent[{obj}]")
         out = self.tmp()
         self.emit("try:")
-        self.emit(f"    {out} = ent[{obj}][{attr}]")
+        self.emit(f"    {out} = {record}[{attr}]")
         self.emit("except (KeyError, TypeError):")
         self.emit(f"    {out} = rt.get_attr({obj}, {attr})")
         return out
@@ -283,6 +297,13 @@ class _Writer:
         return value
 
     x_sum_expr = x_product = x_comparison
+
+
+def _attribute_reads(trees: list, name: str) -> int:
+    """How many attribute reads on the name the trees hold (a cost estimate)."""
+    return sum(1 for tree in trees if isinstance(tree, Tree) for t in tree.iter_subtrees()
+               if t.data == "attr" and isinstance(t.children[0], Tree) and t.children[0].data == "name"
+               and str(t.children[0].children[0]) == name)
 
 
 def _small(function) -> bool:
@@ -452,6 +473,9 @@ def generate_function(compiler, function, tree: Tree, modifiers: list = ()):
     writer = _Writer(compiler, set())
     writer.inlining = [function.name]
     writer.depth = 2
+    for param, local in names.items():
+        if _attribute_reads([tree], param) >= 2:
+            writer.fetch(local)
     try:
         result = writer.expr(tree, names)
         if modifiers and all(_inlinable(m) for m in modifiers):
