@@ -25,7 +25,7 @@ from lark import Token, Tree
 
 from ..interpreter.builtins import FUNCTIONS
 from ..interpreter.errors import note_function
-from ..interpreter.limits import charge, multiply
+from ..interpreter.limits import multiply
 from . import cache
 
 ENABLED = os.environ.get("SPECIATION_CODEGEN", "1") != "0"
@@ -33,7 +33,7 @@ _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _OPS = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">=", "+": "+", "-": "-",
         "//": "//", "%": "%"}
 _HELPERS = {"isinstance": isinstance, "dict": dict, "bool": bool, "KeyError": KeyError,
-            "TypeError": TypeError, "Exception": Exception, "_charge": charge, "_mul": multiply,
+            "TypeError": TypeError, "Exception": Exception, "len": len, "_mul": multiply,
             "_note": note_function, "__builtins__": {}}
 INLINE_NODES = 16  # a rule function this small (parse-tree nodes, no comprehension) is inlined
 
@@ -138,7 +138,7 @@ class _Writer:
         inner = dict(names, **{str(name): var})
         self.emit(f"{out} = []")
         self.emit(f"{append} = {out}.append")
-        self.emit(f"_charge(rt, {source})")
+        self.charge(f"len({source})")  # one unit of work per item, as limits.charge
         self.emit(f"for {var} in {source}:")
         self.depth += 1
         if _attribute_reads([elt_tree, cond_tree], str(name)) >= 2:
@@ -150,6 +150,11 @@ class _Writer:
         self.emit(f"{append}({self.expr(elt_tree, inner)})")
         self.depth -= 2 if cond_tree is not None else 1
         return out
+
+    def charge(self, units: str = "1") -> None:
+        self.emit(f"meter.left -= {units}")
+        self.emit("if meter.left < meter.next_check:")
+        self.emit("    meter.check()")
 
     def fetch(self, local: str) -> None:
         """Look up once the record of the entity a local names (None if it names none):
@@ -326,7 +331,7 @@ def generate(compiler, tree: Tree, scope_names: set[str]):
     except Unsupported:
         return None
     body = "\n".join(writer.lines)
-    source = f"def _expr(rt, env):\n    ent = rt.ent\n{body}\n    return {result}\n"
+    source = f"def _expr(rt, env):\n    ent, meter = rt.ent, rt.meter\n{body}\n    return {result}\n"
     namespace = dict(_HELPERS, C=tuple(writer.constants))
     exec(cache.code(source, "<speciation expression>"), namespace)
     fn = namespace["_expr"]

@@ -95,7 +95,7 @@ class _RunnerWriter(_Writer):
             self.emit("if len(stack) >= lim.stack_depth:")
             self.emit("    _too_deep(lim)")
             args = [self.value(a) for a in stmt.args]
-            names, local = ", ".join(f"{_ident(p)}: _own({a})" for p, a in zip(macro.params, args)), self.tmp()
+            names, local = ", ".join(f"{_ident(p)}: {self.own(a)}" for p, a in zip(macro.params, args)), self.tmp()
             self.emit(f"{local} = {{{names}}}")
             self.in_frame(macro.body, local, "len(stack)", local, direct=True)
         elif kind is g.Emit:

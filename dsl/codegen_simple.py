@@ -84,7 +84,7 @@ def _store(w, target: Tree, value: str) -> None:
     elif target.data == "target_attr":
         obj, attr = w.expr(target.children[0], {}), _ident(str(target.children[1]))
         record = w.tmp()
-        w.emit(f"{record} = ent.get({obj}) if isinstance({obj}, str) else None")
+        w.emit(f"{record} = ent.get({obj}) if {obj}.__class__ is str else None")  # else set_attr decides
         w.emit(f"if {record} is not None and {attr} in {record}:")
         w.emit(f"    {record}[{attr}] = {value}")
         w.emit("else:")

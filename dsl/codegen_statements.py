@@ -158,11 +158,18 @@ class _Writer(_ExprWriter):
         else:  # pragma: no cover - purity rules these out
             raise ValueError(f"cannot generate {kind.__name__}")
 
+    @staticmethod
+    def own(value: str) -> str:
+        """A copy of a value bound to a name (words, entities, numbers need none)."""
+        if value in ("None", "True", "False") or value.lstrip("-").isdigit():  # a literal
+            return value
+        return f"({value} if {value}.__class__ in _SCALARS else _own({value}))"
+
     def call(self, stmt: g.Call) -> None:
         """A macro that cannot pause, run as code with its arguments (copies) as names."""
         macro = self.macros[stmt.name]
         args = [self.value(a) for a in stmt.args]
-        names = ", ".join(f"{_ident(p)}: _own({a})" for p, a in zip(macro.params, args))
+        names = ", ".join(f"{_ident(p)}: {self.own(a)}" for p, a in zip(macro.params, args))
         self.emit(f"{self.const(macro.body)}.fast(rt, {{{names}}})")
 
     def triggered(self, stmt: g.Emit) -> str:
@@ -176,7 +183,7 @@ class _Writer(_ExprWriter):
         self.emit(f"{chosen} = []")
         for trigger in reversed(self.triggers.get(stmt.event, [])):
             local = self.tmp()
-            names = [f"{_ident(p)}: _own({a})" for p, a in zip(trigger.params, args)]
+            names = [f"{_ident(p)}: {self.own(a)}" for p, a in zip(trigger.params, args)]
             self.emit(f"{local} = {{{', '.join(names + [repr('self') + ': ' + self.const(trigger.owner)])}}}")
             tests = [f"{self.const(t)}(rt, {local})" for t in (trigger.active, trigger.test) if t is not None]
             self.emit(f"if {' and '.join(tests)}:" if tests else "if True:")
@@ -203,11 +210,6 @@ class _Writer(_ExprWriter):
         self.block(block)
         self.depth -= 1
 
-    def charge(self) -> None:
-        self.emit("meter.left -= 1")
-        self.emit("if meter.left < meter.next_check:")
-        self.emit("    meter.check()")
-
 
 _TEMPLATE = """\
 def _run(rt, env):
@@ -225,7 +227,7 @@ def _compile(writer: _Writer, template: str, name: str, **extra):
             else f"emits {s.event}" if type(s) is g.Emit else None for k, s in enumerate(writer.stmts)]
     namespace = dict(_HELPERS, **HELPERS, C=tuple(writer.constants), S=tuple(writer.stmts),
                      SPANS=tuple(s.span for s in writer.stmts), WHAT=tuple(what), _mark=_mark, _own=_own,
-                     reversed=reversed, _check_sequence=check_sequence, list=list, int=int, range=range,
+                     _SCALARS=frozenset({str, int, bool, type(None)}), reversed=reversed, _check_sequence=check_sequence, list=list, int=int, range=range,
                      str=str, len=len, Exception=Exception, **extra)
     exec(cache.code(source, name), namespace)
     run = namespace["_run"]

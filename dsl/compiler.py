@@ -252,6 +252,9 @@ class Compiler(ExpressionCompiler):
 def keep(limits, value: Any) -> Any:
     """A value about to be bound to a name or stored: checked against the limits, and a
     list or map copied (a saved game never shares them)."""
+    kind = value.__class__
+    if kind is str and len(value) <= limits.text:  # the commonest: an entity or a word
+        return value
     return _own(check_value(limits, value))
 
 
