@@ -391,10 +391,7 @@ def _eval(rt{params}):
     meter.left -= 1
     if meter.left < meter.next_check:
         meter.check()
-    if meter.calls >= rt.limits.call_depth:
-        _too_deep(rt, F)
-    meter.calls += 1
-    try:
+{enter}    try:
         ent = rt.ent
 {body}
         value = {result}
@@ -402,9 +399,12 @@ def _eval(rt{params}):
     except Exception as exc:
         _note(exc, F)
         raise
-    finally:
-        meter.calls -= 1
-"""
+{leave}"""
+
+# Only a function that can call itself (through others too) counts its nesting: the others
+# nest no deeper than the chain of functions calling each other, which the ruleset fixes.
+_DEPTH = {"enter": "    if meter.calls >= rt.limits.call_depth:\n        _too_deep(rt, F)\n    meter.calls += 1\n",
+          "leave": "    finally:\n        meter.calls -= 1\n"}
 
 
 _MODIFY = """\
@@ -458,6 +458,19 @@ def _activity(writer: _Writer, tree: Tree, scope: dict, params: dict) -> str:
     return active
 
 
+def _recursive(functions: dict, name: str) -> bool:
+    """Can the function call itself, directly or through others (or their modifiers)?"""
+    seen, todo = set(), list(functions[name].calls)
+    while todo:
+        callee = todo.pop()
+        if callee == name:
+            return True
+        if callee not in seen and callee in functions:
+            seen.add(callee)
+            todo.extend(functions[callee].calls)
+    return False
+
+
 def _memo_code(params: list[str]) -> dict:
     """Where a function's values are remembered: in the memo itself under its name when it
     has no parameters, else in its own table, keyed by its argument or their tuple."""
@@ -491,8 +504,9 @@ def generate_function(compiler, function, tree: Tree, modifiers: list = ()):
     params = "".join(f", {v}" for v in names.values())
     args = "".join(f"{v}, " for v in names.values())
     modify = _MODIFY.format(args=args) if modifiers else ""
+    depth = _DEPTH if _recursive(compiler.functions, function.name) else {"enter": "", "leave": ""}
     source = _FUNCTION.format(params=params, args=args, body="\n".join(writer.lines) or "        pass",
-                              result=result, modify=modify, **_memo_code(list(names.values())))
+                              result=result, modify=modify, **_memo_code(list(names.values())), **depth)
     namespace = dict(_HELPERS, C=tuple(writer.constants), F=function, NAME=function.name,
                      PARAMS=tuple(function.params), MODS=tuple(modifiers), zip=zip,
                      STATS=[0, 0], MEASURE=MEASURE, _decide=_decide,
