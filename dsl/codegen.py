@@ -304,11 +304,19 @@ class _Writer:
     x_sum_expr = x_product = x_comparison
 
 
-def _attribute_reads(trees: list, name: str) -> int:
-    """How many attribute reads on the name the trees hold (a cost estimate)."""
-    return sum(1 for tree in trees if isinstance(tree, Tree) for t in tree.iter_subtrees()
-               if t.data == "attr" and isinstance(t.children[0], Tree) and t.children[0].data == "name"
-               and str(t.children[0].children[0]) == name)
+def _attribute_reads(trees: list, name: str, weight: int = 1) -> int:
+    """How many attribute reads on the name the trees hold (a cost estimate: a read inside
+    a comprehension counts twice, as it is done for each item)."""
+    count = 0
+    for tree in trees:
+        if not isinstance(tree, Tree):
+            continue
+        if tree.data == "attr" and isinstance(tree.children[0], Tree) and tree.children[0].data == "name" \
+                and str(tree.children[0].children[0]) == name:
+            count += weight
+        inner = 2 if tree.data == "comprehension" else weight
+        count += _attribute_reads(tree.children, name, inner)
+    return count
 
 
 def _small(function) -> bool:
