@@ -18,7 +18,7 @@ from . import graph as g
 from .errors import ParseError, Span, did_you_mean
 from .expressions import ExpressionCompiler, Scope, _own
 from .parser import parse_effect
-from ..interpreter.limits import check_value
+from ..interpreter.limits import SMALL, check_value
 
 
 class Compiler(ExpressionCompiler):
@@ -253,7 +253,13 @@ def keep(limits, value: Any) -> Any:
     """A value about to be bound to a name or stored: checked against the limits, and a
     list or map copied (a saved game never shares them)."""
     kind = value.__class__
-    if kind is str and len(value) <= limits.text:  # the commonest: an entity or a word
+    if kind is str:  # the commonest: an entity or a word
+        if len(value) <= limits.text:
+            return value
+    elif kind is int:
+        if -SMALL < value < SMALL and limits.number_digits > 6:
+            return value
+    elif value is None or kind is bool:
         return value
     return _own(check_value(limits, value))
 
