@@ -34,7 +34,7 @@ _OPS = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">=", "+":
         "//": "//", "%": "%"}
 _HELPERS = {"isinstance": isinstance, "dict": dict, "bool": bool, "KeyError": KeyError,
             "TypeError": TypeError, "Exception": Exception, "len": len, "_mul": multiply,
-            "_note": note_function, "__builtins__": {}}
+            "_note": note_function, "_MISS": object(), "__builtins__": {}}
 INLINE_NODES = 16  # a rule function this small (parse-tree nodes, no comprehension) is inlined
 
 
@@ -385,12 +385,11 @@ def _measure(rt{params}):
 def _fast(rt{params}):
 {table}
     try:
-        return table[{key}]
-    except KeyError:
-        pass
+        value = table.get({key}, _MISS)  # (a miss raises nothing: cheaper than KeyError)
     except TypeError:  # an argument that cannot be a key (a list): not remembered
         return _eval(rt{params})
-    value = table[{key}] = _eval(rt{params})
+    if value is _MISS:
+        value = table[{key}] = _eval(rt{params})
     return value
 
 
