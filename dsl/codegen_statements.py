@@ -27,6 +27,7 @@ from .codegen_simple import HELPERS, lower
 from .expressions import _own
 from ..interpreter.errors import mark as _mark
 from ..interpreter.limits import check_sequence
+from ..interpreter.machine import forget
 
 _COMPOUND = (g.If, g.For, g.While, g.Repeat, g.Emit)  # standalone units (calls use the body)
 
@@ -118,8 +119,8 @@ class _Writer(_ExprWriter):
             if not lower(self, stmt):
                 self.emit(f"S[{k}].run(rt, env)")
             if stmt.writes:  # what it makes stale is read when it runs (a later program may add some)
-                self.emit(f"for name in S[{k}].invalidates:")
-                self.emit("    memo.pop(name, None)")
+                self.emit(f"if memo and S[{k}].invalidates:")
+                self.emit(f"    _forget(memo, S[{k}].invalidates)")
         elif kind is g.If:
             self.branches(stmt, self.nested)
         elif kind is g.For:
@@ -227,7 +228,8 @@ def _compile(writer: _Writer, template: str, name: str, **extra):
             else f"emits {s.event}" if type(s) is g.Emit else None for k, s in enumerate(writer.stmts)]
     namespace = dict(_HELPERS, **HELPERS, C=tuple(writer.constants), S=tuple(writer.stmts),
                      SPANS=tuple(s.span for s in writer.stmts), WHAT=tuple(what), _mark=_mark, _own=_own,
-                     _SCALARS=frozenset({str, int, bool, type(None)}), reversed=reversed, _check_sequence=check_sequence, list=list, int=int, range=range,
+                     _SCALARS=frozenset({str, int, bool, type(None)}), reversed=reversed,
+                     _forget=forget, _check_sequence=check_sequence, list=list, int=int, range=range,
                      str=str, len=len, Exception=Exception, **extra)
     exec(cache.code(source, name), namespace)
     run = namespace["_run"]

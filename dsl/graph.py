@@ -32,7 +32,7 @@ class Simple(Stmt):
     text: str = ""
     changes: bool = True  # may change the state (not just local names or the log)
     writes: frozenset = frozenset()  # the attributes it may change
-    invalidates: tuple = ()  # rule functions whose remembered values it may make stale
+    invalidates: frozenset = frozenset()  # rule functions whose remembered values it may make stale
     tree: Any = None  # its parse tree and local names, for generated code (dsl/codegen_simple.py)
     names: Any = None
 

@@ -349,7 +349,7 @@ def link_invalidation(functions: dict[str, g.Function], nodes: list[g.Stmt]) -> 
                     changed = True
     for node in nodes:
         if isinstance(node, g.Simple) and node.writes:
-            node.invalidates = tuple(n for n, r in reads.items() if r & node.writes and not functions[n].static)
+            node.invalidates = frozenset(n for n, r in reads.items() if r & node.writes and not functions[n].static)
 
 
 def _caller(function: g.Function, modifiers: list[g.Modifier], compiler=None):

@@ -26,6 +26,17 @@ def _own(value: Any) -> Any:
     return list(value) if isinstance(value, list) else dict(value) if isinstance(value, dict) else value
 
 
+def forget(memo: dict, names: frozenset) -> None:
+    """Drop the remembered values of the rule functions *names* (a statement may have made
+    them stale), walking the smaller of the two."""
+    if len(memo) < len(names):
+        for name in [name for name in memo if name in names]:
+            del memo[name]
+    else:
+        for name in names:
+            memo.pop(name, None)
+
+
 def too_deep(limits: Limits) -> None:
     raise BudgetError(f"calls nested more than {limits.stack_depth} deep (a macro, "
                       "effect or trigger that calls or emits itself without end?)")
@@ -155,11 +166,8 @@ class Machine:
                         frame[1] += 1
                         if type(stmt) is g.Simple:
                             stmt.run(self, env)
-                            if stmt.invalidates:
-                                memo = self.memo
-                                for name in stmt.invalidates:
-                                    if name in memo:
-                                        del memo[name]
+                            if stmt.invalidates and self.memo:
+                                forget(self.memo, stmt.invalidates)
                         elif self._enter(stmt, frame, env):
                             break
                     else:
