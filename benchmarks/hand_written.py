@@ -159,10 +159,10 @@ def interpreted_scoring(ruleset) -> Callable[[Game], Any]:
 def interpreted_marine_moves(ruleset) -> Callable[[Game], Any]:
     block = ruleset.compile_program(
         # the same text as take_turn's in rulesets/marine/flow.yaml
-        "let moves = [[basic, s] for s in entities(space) if f.ap_hand > 0 and basic_ok(f, s)]\n"
+        "let moves = [[basic, s] for s in basic_spaces(f)] if f.ap_hand > 0 else []\n"
         "let pawns = available_specials(f)\n"
         "if len(pawns) > 0:\n"
-        "    let spaces = [s for s in entities(space) if special_ok(f, s)]\n"
+        "    let spaces = special_spaces(f)\n"
         "    for p in pawns:\n"
         "        extend(moves, [[p, s] for s in spaces])\n"
         "append(moves, \"retrieve\")\n", ORIGIN, ["f"])
