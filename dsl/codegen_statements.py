@@ -16,8 +16,6 @@ passed through), which the machine reports exactly as if it had walked the frame
 """
 from __future__ import annotations
 
-from typing import Any
-
 from . import cache
 from . import graph as g
 from . import codegen

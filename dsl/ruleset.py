@@ -20,7 +20,7 @@ from .presentation import check_presentation
 from .layers import available_rulesets, slug, variant_files  # noqa: F401  (public here too)
 from .loader import Node
 from ..interpreter.errors import note_function
-from .codegen import generate_function
+from .codegen_functions import generate_function
 from .codegen_statements import generate_statements
 from ..interpreter.limits import BudgetError
 from .types import check_types

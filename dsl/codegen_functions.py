@@ -1,0 +1,190 @@
+"""Generated Python code for rule functions: ``fast(rt, *args)`` per function.
+
+The body is the function's expression written by the expression generator (:mod:`.codegen`)
+with its parameters as Python locals; around it, the remembered values (looked up with the
+arguments as the key, kept only while measurement says they are asked again), the work
+budget, the call depth of functions that can call themselves, and the function's modifiers
+(inlined as code where they can be). As in :mod:`.codegen`, rule-file text enters the
+source only as data in the constants tuple.
+"""
+from __future__ import annotations
+
+from lark import Tree
+
+from ..interpreter.errors import note_function
+from . import cache, codegen
+from .codegen import _HELPERS, Unsupported, _attribute_reads, _Writer
+
+MEASURE = 2_000  # calls of a rule function measured before deciding whether to remember its values
+MIN_HIT_RATE = 0.1  # a function whose values are asked again less often is not remembered
+
+
+def _decide(function, stats: list, remembering, plain) -> None:
+    """After MEASURE calls: keep remembering the function's values, or (if they were seldom
+    asked again, and they can change) compute them every time. Only speed depends on it:
+    rule functions are pure."""
+    keep = function.static or stats[1] >= MIN_HIT_RATE * stats[0]
+    function.fast = remembering if keep else plain
+    function.remembered = keep
+
+
+def _too_deep(rt, function) -> None:
+    from ..interpreter.limits import BudgetError
+    raise BudgetError(f"rule functions nested more than {rt.limits.call_depth} deep "
+                      f"(in {function.name}: a function that calls itself without end?)")
+
+
+_FUNCTION = """\
+def _measure(rt{params}):
+{table}
+    STATS[0] += 1
+    try:
+        if {key} in table:
+            STATS[1] += 1
+    except TypeError:  # an argument that cannot be a key
+        pass
+    if STATS[0] >= MEASURE:
+        _decide(F, STATS, _fast, _eval)
+    return _fast(rt{params})
+
+
+def _fast(rt{params}):
+{table}
+    try:
+        value = table.get({key}, _MISS)  # (a miss raises nothing: cheaper than KeyError)
+    except TypeError:  # an argument that cannot be a key (a list): not remembered
+        return _eval(rt{params})
+    if value is _MISS:
+        value = table[{key}] = _eval(rt{params})
+    return value
+
+
+def _eval(rt{params}):
+    meter = rt.meter
+    meter.left -= 1
+    if meter.left < meter.next_check:
+        meter.check()
+{enter}    try:
+        ent = rt.ent
+{body}
+        value = {result}
+{modify}        return value
+    except Exception as exc:
+        _note(exc, F)
+        raise
+{leave}"""
+
+# Only a function that can call itself (through others too) counts its nesting: the others
+# nest no deeper than the chain of functions calling each other, which the ruleset fixes.
+_DEPTH = {"enter": "    if meter.calls >= rt.limits.call_depth:\n        _too_deep(rt, F)\n    meter.calls += 1\n",
+          "leave": "    finally:\n        meter.calls -= 1\n"}
+
+
+_MODIFY = """\
+        env = dict(zip(PARAMS, ({args})))
+        for modifier in MODS:
+            env["self"] = modifier.owner
+            if modifier.active is None or modifier.active(rt, env):
+                env["base"] = value
+                value = modifier.value(rt, env)
+"""
+
+
+def _inlinable(modifier) -> bool:
+    return (modifier.active is None or hasattr(modifier.active, "tree")) and hasattr(modifier.value, "tree")
+
+
+def _inline_modifiers(writer: _Writer, names: dict, result: str, modifiers) -> str:
+    """Each modifier in turn, as code: if it is active, its value replaces the value so far
+    (its `self` is its owner, its `base` the value so far)."""
+    value = writer.tmp()
+    writer.emit(f"{value} = {result}")
+    for modifier in modifiers:
+        scope = dict(names, self=writer.const(modifier.owner), base=value)
+        if modifier.active is not None:
+            writer.emit(f"if {_activity(writer, modifier.active.tree, scope, names)}:")
+            writer.depth += 1
+        writer.emit(f"{value} = {writer.expr(modifier.value.tree, scope)}")
+        if modifier.active is not None:
+            writer.depth -= 1
+    return value
+
+
+def _activity(writer: _Writer, tree: Tree, scope: dict, params: dict) -> str:
+    """Whether a modifier is active. Unless it reads the function's arguments (or base),
+    it is the same for every call until a statement changes what it reads, which makes
+    the function's remembered values stale too: so it is remembered in the function's
+    table, under a key no argument can equal, and computed once per statement."""
+    used = {str(t.children[0]) for t in tree.iter_subtrees() if t.data == "name"}
+    if not params or used & (set(params) | {"base"}):  # no table of its own without parameters
+        return writer.test(tree, scope)
+    table, active = writer.tmp(), writer.tmp()
+    key = writer.const(object())
+    writer.emit(f"{table} = rt.memo.get(NAME)")
+    writer.emit(f"if {table} is None:")
+    writer.emit(f"    {table} = rt.memo[NAME] = {{}}")
+    writer.emit(f"{active} = {table}.get({key}, {key})")
+    writer.emit(f"if {active} is {key}:")
+    writer.depth += 1
+    writer.emit(f"{active} = {table}[{key}] = bool({writer.test(tree, scope)})")
+    writer.depth -= 1
+    return active
+
+
+def _recursive(functions: dict, name: str) -> bool:
+    """Can the function call itself, directly or through others (or their modifiers)?"""
+    seen, todo = set(), list(functions[name].calls)
+    while todo:
+        callee = todo.pop()
+        if callee == name:
+            return True
+        if callee not in seen and callee in functions:
+            seen.add(callee)
+            todo.extend(functions[callee].calls)
+    return False
+
+
+def _memo_code(params: list[str]) -> dict:
+    """Where a function's values are remembered: in the memo itself under its name when it
+    has no parameters, else in its own table, keyed by its argument or their tuple."""
+    if not params:
+        return {"table": "    table = rt.static_memo if F.static else rt.memo", "key": "NAME"}
+    table = ("    memo = rt.static_memo if F.static else rt.memo\n    table = memo.get(NAME)\n"
+             "    if table is None:\n        table = memo[NAME] = {}")
+    return {"table": table, "key": params[0] if len(params) == 1 else f"({', '.join(params)}, )"}
+
+
+def generate_function(compiler, function, tree: Tree, modifiers: list = ()):
+    """``fast(rt, *args)`` for a rule function without modifiers: remembered values looked up
+    with the arguments as the key, the body run with its parameters as Python locals. None
+    when codegen is off or the body has a shape not handled."""
+    if not codegen.ENABLED or tree is None:
+        return None
+    names = {param: f"a{i}" for i, param in enumerate(function.params)}
+    writer = _Writer(compiler, set())
+    writer.inlining = [function.name]
+    writer.depth = 2
+    for param, local in names.items():
+        if _attribute_reads([tree], param) >= 2:
+            writer.fetch(local)
+    try:
+        result = writer.expr(tree, names)
+        if modifiers and all(_inlinable(m) for m in modifiers):
+            result = _inline_modifiers(writer, names, result, modifiers)
+            modifiers = ()
+    except Unsupported:
+        return None
+    params = "".join(f", {v}" for v in names.values())
+    args = "".join(f"{v}, " for v in names.values())
+    modify = _MODIFY.format(args=args) if modifiers else ""
+    depth = _DEPTH if _recursive(compiler.functions, function.name) else {"enter": "", "leave": ""}
+    source = _FUNCTION.format(params=params, args=args, body="\n".join(writer.lines) or "        pass",
+                              result=result, modify=modify, **_memo_code(list(names.values())), **depth)
+    namespace = dict(_HELPERS, C=tuple(writer.constants), F=function, NAME=function.name,
+                     PARAMS=tuple(function.params), MODS=tuple(modifiers), zip=zip,
+                     STATS=[0, 0], MEASURE=MEASURE, _decide=_decide,
+                     _note=note_function, _too_deep=_too_deep, Exception=Exception)
+    exec(cache.code(source, f"<rule function {function.name}>"), namespace)
+    fast = namespace["_measure"]
+    fast.source = source
+    return fast
