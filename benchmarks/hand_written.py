@@ -145,12 +145,12 @@ def interpreted_scoring(ruleset) -> Callable[[Game], Any]:
         before = {f: ent[f]["vp"] for f in factions}
         if hasattr(game, "keep_log"):
             game.keep_log = False
-        log = list(game.state["log"])
+        lines = len(game.state["log"])  # (the log only grows)
         _run_program(game, block, {})
         after = {f: ent[f]["vp"] for f in factions}
         for f, vp in before.items():  # leave the sampled state as it was
             ent[f]["vp"] = vp
-        game.state["log"][:] = log
+        del game.state["log"][lines:]
         game._machine.memo.clear()  # vp changed back: remembered values may be stale
         return after
     return run

@@ -22,6 +22,7 @@ from typing import Any
 
 from lark import Token, Tree
 
+from ..interpreter import builtins
 from ..interpreter.builtins import FUNCTIONS
 from ..interpreter.errors import note_function
 from ..interpreter.limits import multiply
@@ -29,11 +30,15 @@ from . import cache
 
 ENABLED = os.environ.get("SPECIATION_CODEGEN", "1") != "0"
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_TEMPORARY = re.compile(r"t(\d+)\Z")  # the writer's temporaries (see tmp)
 _OPS = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">=", "+": "+", "-": "-",
         "//": "//", "%": "%"}
 _HELPERS = {"isinstance": isinstance, "dict": dict, "bool": bool, "KeyError": KeyError,
-            "TypeError": TypeError, "Exception": Exception, "len": len, "_mul": multiply,
+            "TypeError": TypeError, "Exception": Exception, "len": len, "max": max, "min": min, "_mul": multiply,
             "_note": note_function, "_MISS": object(), "__builtins__": {}}
+# builtins that, given at least so many arguments, do no more than Python's own function (the
+# same value, the same exceptions): called directly
+_DIRECT = {builtins.len_: ("len", 1), builtins.max_: ("max", 2), builtins.min_: ("min", 2)}
 INLINE_NODES = 16  # a rule function this small (parse-tree nodes, no comprehension) is inlined
 
 
@@ -61,6 +66,11 @@ class _Writer:
         # before the ruleset knows which functions are modified or static)
         self.inlining: list[str] | None = None
         self.records: dict[str, str] = {}  # a local's code -> its entity record's (see fetch)
+        self.space = None  # rule-local names as Python locals (codegen_statements.Space); None: in env
+        # comprehensions around: [line of the loop, depth, its variable, temporaries made before it,
+        # reads done once]
+        self.loops: list[list] = []
+        self.dict_flags: dict[str, str] = {}  # a value read once -> whether it is a map (see x_index)
 
     def const(self, value: Any) -> str:
         for i, known in enumerate(self.constants):
@@ -91,9 +101,18 @@ class _Writer:
                 self.depth = depth
             finally:
                 self.locals = saved
+        if self.space is not None:  # the closure reads its names from env
+            raise Unsupported("env")
         out = self.tmp()
         self.emit(f"{out} = {self.const(fn)}(rt, env)")
         return out
+
+    def bind(self, name: str, value: str) -> None:
+        """A rule-local name gets a value (in env, or as a Python local)."""
+        if self.space is not None:
+            self.space.bind(self, name, value)
+        else:
+            self.emit(f"env[{_ident(name)}] = {value}")
 
     # ---- expressions: each returns a Python expression that is cheap to repeat --------
 
@@ -115,6 +134,8 @@ class _Writer:
         if name in names:
             return names[name]
         if name in self.locals:
+            if self.space is not None:
+                return self.space.read(self, name)
             out = self.tmp()
             self.emit(f"{out} = env[{_ident(name)}]")
             return out
@@ -138,15 +159,19 @@ class _Writer:
         self.emit(f"{out} = []")
         self.emit(f"{append} = {out}.append")
         self.charge(f"len({source})")  # one unit of work per item, as limits.charge
+        self.loops.append([len(self.lines), self.depth, var, self.count, {}])
         self.emit(f"for {var} in {source}:")
         self.depth += 1
-        if _attribute_reads([elt_tree, cond_tree], str(name)) >= 2:
-            self.fetch(var)
-        if cond_tree is not None:
-            test = self.test(cond_tree, inner)
-            self.emit(f"if {test}:")
-            self.depth += 1
-        self.emit(f"{append}({self.expr(elt_tree, inner)})")
+        try:
+            if _attribute_reads([elt_tree, cond_tree], str(name)) >= 2:
+                self.fetch(var)
+            if cond_tree is not None:
+                test = self.test(cond_tree, inner)
+                self.emit(f"if {test}:")
+                self.depth += 1
+            self.emit(f"{append}({self.expr(elt_tree, inner)})")
+        finally:
+            self.loops.pop()
         self.depth -= 2 if cond_tree is not None else 1
         return out
 
@@ -167,17 +192,45 @@ class _Writer:
     def x_attr(self, tree, names):
         obj, attr = self.expr(tree.children[0], names), _ident(str(tree.children[1]))
         record = self.records.get(obj, f"ent[{obj}]")
-        out = self.tmp()
+        once = self.read_once(tree.children[0], obj)
+        if once is not None and (obj, attr) in once:
+            out, flag = once[(obj, attr)]
+        else:
+            out, flag = self.tmp(), self.tmp()
+        if once is not None:  # read at its first use in the loop (where an error would be), kept
+            if (obj, attr) not in once:
+                once[(obj, attr)] = out, flag
+                line, depth = self.loops[-1][:2]
+                self.lines.insert(line, "    " * depth + f"{out} = _MISS")
+                self.dict_flags[out] = flag
+            self.emit(f"if {out} is _MISS:")
+            self.depth += 1
         self.emit("try:")
         self.emit(f"    {out} = {record}[{attr}]")
         self.emit("except (KeyError, TypeError):")
         self.emit(f"    {out} = rt.get_attr({obj}, {attr})")
+        if once is not None:
+            self.emit(f"{flag} = isinstance({out}, dict)")
+            self.depth -= 1
         return out
+
+    def read_once(self, obj_tree, obj: str) -> dict | None:
+        """Inside a comprehension, an attribute of a name that is neither its variable nor
+        computed inside it is the same for every item: the table of such reads of the
+        innermost comprehension (else None)."""
+        if not self.loops or not isinstance(obj_tree, Tree) or obj_tree.data != "name":
+            return None
+        _, _, var, made, once = self.loops[-1]
+        temporary = _TEMPORARY.match(obj)
+        if obj == var or obj in self.records or (temporary and int(temporary[1]) > made):
+            return None
+        return once
 
     def x_index(self, tree, names):
         box, key = self.expr(tree.children[0], names), self.expr(tree.children[1], names)
         out = self.tmp()
-        self.emit(f"{out} = {box}.get({key}, 0) if isinstance({box}, dict) else {box}[{key}]")
+        is_map = self.dict_flags.get(box, f"isinstance({box}, dict)")
+        self.emit(f"{out} = {box}.get({key}, 0) if {is_map} else {box}[{key}]")
         return out
 
     def x_call(self, tree, names):
@@ -192,8 +245,11 @@ class _Writer:
             call = self.const(function)
             self.emit(f"{out} = {call}.fast(rt{''.join(', ' + a for a in args)})")
         elif name in FUNCTIONS:
-            fn = self.const(FUNCTIONS[name].fn)
-            self.emit(f"{out} = {fn}(rt{''.join(', ' + a for a in args)})")
+            direct = _DIRECT.get(FUNCTIONS[name].fn)
+            if direct is not None and len(args) >= direct[1]:  # the builtin only calls Python's
+                self.emit(f"{out} = {direct[0]}({', '.join(args)})")
+            else:
+                self.emit(f"{out} = {self.const(FUNCTIONS[name].fn)}(rt{''.join(', ' + a for a in args)})")
         else:
             raise Unsupported(name)
         return out
@@ -295,6 +351,8 @@ class _Writer:
             out = self.tmp()
             if str(op) == "*":
                 self.emit(f"{out} = _mul(rt.limits, {value}, {right})")
+            elif str(op) in ("==", "!=") and "None" in (value, right):  # no value equals none but none
+                self.emit(f"{out} = {value} {'is' if str(op) == '==' else 'is not'} {right}")
             else:
                 self.emit(f"{out} = {value} {_OPS[str(op)]} {right}")
             value = out

@@ -61,7 +61,7 @@ def _kept(w, tree: Tree) -> str:
 
 def _let(w, tree: Tree) -> None:
     value = _kept(w, tree.children[1])
-    w.emit(f"env[{_ident(str(tree.children[0]))}] = {value}")
+    w.bind(str(tree.children[0]), value)
 
 
 def _assign(w, tree: Tree) -> None:
@@ -80,7 +80,7 @@ def _aug(w, tree: Tree) -> None:
 def _store(w, target: Tree, value: str) -> None:
     """``target = value``, the target's parts evaluated after the value (as the closure)."""
     if target.data == "target_name":
-        w.emit(f"env[{_ident(str(target.children[0]))}] = {value}")
+        w.bind(str(target.children[0]), value)
     elif target.data == "target_attr":
         obj, attr = w.expr(target.children[0], {}), _ident(str(target.children[1]))
         record = w.tmp()
@@ -102,12 +102,18 @@ def _verb(w, tree: Tree) -> None:
     if builtin is None:  # pragma: no cover - macro calls are not simple statements
         raise Unsupported(str(name))
     args = [w.expr(a, {}) for a in (args_tree.children if args_tree is not None else [])]
+    if builtin.fn is VERBS["log"].fn:  # which does nothing without the log
+        w.emit("if rt.keep_log:")
+        w.depth += 1
     w.emit(f"{w.const(builtin.fn)}(rt{''.join(', ' + a for a in args)})")
+    w.depth -= builtin.fn is VERBS["log"].fn
 
 
 def _draw(w, tree: Tree) -> None:
     source = w.expr(_target_as_expr(tree.children[1]), {})
-    w.emit(f"env[{_ident(str(tree.children[0]))}] = rt.draw({source})")
+    drawn = w.tmp()
+    w.emit(f"{drawn} = rt.draw({source})")
+    w.bind(str(tree.children[0]), drawn)
 
 
 def _shuffle(w, tree: Tree) -> None:

@@ -28,6 +28,38 @@ from ..interpreter.limits import check_sequence
 from ..interpreter.machine import forget
 
 _COMPOUND = (g.If, g.For, g.While, g.Repeat, g.Emit)  # standalone units (calls use the body)
+INLINE_STATEMENTS = 12  # a pure macro body this small (statements, nested ones too) is inlined
+_UNSET = object()  # a Python local standing for a rule-local name that has no value yet
+
+
+class Space:
+    """The rule-local names of a pure body as Python locals (``prefix + name``) instead of
+    entries of env, for a body that owns its names (a macro's or a trigger's, or a macro
+    inlined). A name read where it may have no value yet is checked, raising the KeyError
+    that reading env would: *assigned* holds the names surely bound at the point written."""
+
+    def __init__(self, prefix: str, assigned=()):
+        self.prefix = prefix
+        self.assigned = set(assigned)
+        self.checked: set[str] = set()  # names read with a check: they start as _UNSET
+
+    def read(self, writer, name: str) -> str:
+        local = self.prefix + name  # a validated identifier (the grammar's NAME)
+        if name not in self.assigned:
+            self.checked.add(name)
+            writer.emit(f"if {local} is _UNSET:")
+            writer.emit(f"    raise KeyError({_ident(name)})")
+        return local
+
+    def bind(self, writer, name: str, value: str) -> None:
+        _ident(name)
+        writer.emit(f"{self.prefix}{name} = {value}")
+        self.assigned.add(name)
+
+    def unset(self, params=()) -> list[str]:
+        """The lines starting the names read with a check (bar *params*) as unset."""
+        names = sorted(self.checked - set(params))
+        return [" = ".join([self.prefix + n for n in names] + ["_UNSET"])] if names else []
 
 
 class _Purity:
@@ -73,6 +105,13 @@ class _Purity:
         return all(self.stmt(s, loops) for s in block.body)
 
 
+def _size(body: list) -> int:
+    """Statements in a body, nested ones included."""
+    inner = lambda s: (s.suites + ([s.orelse] if s.orelse else []) if type(s) is g.If else  # noqa: E731
+                       [s.body] if type(s) in (g.For, g.While, g.Repeat) else [])
+    return sum(1 + sum(_size(b.body) for b in inner(s)) for s in body)
+
+
 def _returns(stmt: g.Stmt) -> bool:
     """Does a return appear in it (outside the macros it calls)?"""
     if type(stmt) is g.Return:
@@ -95,6 +134,7 @@ class _Writer(_ExprWriter):
         self.stmts: list[g.Stmt] = []
         self.pausing: set[int] = set()  # statements left to the machine (no 'what' to mark)
         self.depth = 2
+        self.inlined = 0  # macros being inlined around the point written
 
     def block(self, block: g.Block) -> None:
         if not block.body:
@@ -115,9 +155,11 @@ class _Writer(_ExprWriter):
         self.emit(f"pos = {k}")
         if kind is g.Simple:
             if not lower(self, stmt):
+                if self.space is not None:  # the closure reads and binds names in env
+                    raise Unsupported("env")
                 self.emit(f"S[{k}].run(rt, env)")
             if stmt.writes:  # what it makes stale is read when it runs (a later program may add some)
-                self.emit(f"if memo and S[{k}].invalidates:")
+                self.emit(f"if memo and not S[{k}].invalidates.isdisjoint(memo):")
                 self.emit(f"    _forget(memo, S[{k}].invalidates)")
         elif kind is g.If:
             self.branches(stmt, self.nested)
@@ -126,9 +168,11 @@ class _Writer(_ExprWriter):
             self.emit(f"for {item} in list({self.value(stmt.items)}):")
             self.depth += 1
             self.charge()
-            self.emit(f"env[{_ident(stmt.var)}] = {item}")
+            before = self.surely()
+            self.bind(stmt.var, item)
             self.depth -= 1
             self.nested(stmt.body)
+            self.surely(before)
         elif kind is g.While:
             self.emit("while True:")
             self.depth += 1
@@ -137,7 +181,9 @@ class _Writer(_ExprWriter):
             self.emit(f"if not {self.value(stmt.test, truth=True)}:")
             self.emit("    break")
             self.depth -= 1
+            before = self.surely()
             self.nested(stmt.body)
+            self.surely(before)
         elif kind is g.Repeat:
             count = f"n{k}"
             self.emit(f"{count} = int({self.value(stmt.count)})")
@@ -146,7 +192,9 @@ class _Writer(_ExprWriter):
             self.depth += 1
             self.charge()
             self.depth -= 1
+            before = self.surely()
             self.nested(stmt.body)
+            self.surely(before)
         elif kind is g.Call:
             self.call(stmt)
         elif kind is g.Emit:
@@ -164,12 +212,53 @@ class _Writer(_ExprWriter):
             return value
         return f"({value} if {value}.__class__ in _SCALARS else _own({value}))"
 
+    def surely(self, names: set | None = None) -> set | None:
+        """The names surely bound here (None outside a space); with *names*: set them."""
+        if self.space is None:
+            return None
+        if names is not None:
+            self.space.assigned = set(names)
+        return set(self.space.assigned)
+
     def call(self, stmt: g.Call) -> None:
-        """A macro that cannot pause, run as code with its arguments (copies) as names."""
+        """A macro that cannot pause, run as code with its arguments (copies) as names: a
+        small one inlined (its names Python locals of its own), else a call of its code."""
         macro = self.macros[stmt.name]
         args = [self.value(a) for a in stmt.args]
+        if self.inline_macro(macro, [self.own(a) for a in args]):
+            return
         names = ", ".join(f"{_ident(p)}: {self.own(a)}" for p, a in zip(macro.params, args))
         self.emit(f"{self.const(macro.body)}.fast(rt, {{{names}}})")
+
+    def inline_macro(self, macro, args: list[str]) -> bool:
+        """The macro's body written here, in a try that marks an error as the machine would
+        (its statement, then this call); False (nothing written) if it is not small, has a
+        return, or is nested in two inlined macros already."""
+        body = macro.body.body
+        if self.inlined >= 2 or _size(body) > INLINE_STATEMENTS or any(_returns(s) for s in body):
+            return False
+        call = len(self.stmts) - 1  # this call's own position
+        mark, depth, stmts, saved = len(self.lines), self.depth, len(self.stmts), self.space
+        self.space = space = Space(f"m{call}_")
+        self.inlined += 1
+        try:
+            for param, arg in zip(macro.params, args):
+                space.bind(self, param, arg)
+            start = len(self.lines)
+            self.emit("try:")
+            self.nested(macro.body)
+            self.emit("except Exception as exc:")
+            self.emit("    _mark(exc, SPANS[pos], WHAT[pos])")
+            self.emit(f"    pos = {call}")
+            self.emit("    raise")
+            self.lines[start:start] = ["    " * depth + line for line in space.unset()]
+            return True
+        except Unsupported:
+            del self.lines[mark:], self.stmts[stmts:]
+            self.depth = depth
+            return False
+        finally:
+            self.space, self.inlined = saved, self.inlined - 1
 
     def triggered(self, stmt: g.Emit) -> str:
         """The triggers an event starts, each with its names (copies of the arguments and
@@ -191,18 +280,23 @@ class _Writer(_ExprWriter):
 
     def branches(self, stmt: g.If, suite) -> None:
         """if/elif/else, each test computed only when the ones before it were false."""
-        opened = 0
+        opened, before, ends = 0, self.surely(), []
         for n, (test, block) in enumerate(zip(stmt.tests, stmt.suites)):
+            self.surely(before)
             if n:
                 self.emit("else:")
                 self.depth += 1
                 opened += 1
             self.emit(f"if {self.value(test, truth=True)}:")
             suite(block)
+            ends.append(self.surely())
         if stmt.orelse is not None:
+            self.surely(before)
             self.emit("else:")
             suite(stmt.orelse)
+            ends.append(self.surely())
         self.depth -= opened
+        self.surely(set.intersection(*ends) if before is not None and stmt.orelse is not None else before)
 
     def nested(self, block: g.Block) -> None:
         self.depth += 1
@@ -226,7 +320,7 @@ def _compile(writer: _Writer, template: str, name: str, **extra):
             else f"emits {s.event}" if type(s) is g.Emit else None for k, s in enumerate(writer.stmts)]
     namespace = dict(_HELPERS, **HELPERS, C=tuple(writer.constants), S=tuple(writer.stmts),
                      SPANS=tuple(s.span for s in writer.stmts), WHAT=tuple(what), _mark=_mark, _own=_own,
-                     _SCALARS=frozenset({str, int, bool, type(None)}), reversed=reversed,
+                     _SCALARS=frozenset({str, int, bool, type(None)}), reversed=reversed, _UNSET=_UNSET,
                      _forget=forget, _check_sequence=check_sequence, list=list, int=int, range=range,
                      str=str, len=len, Exception=Exception, **extra)
     exec(cache.code(source, name), namespace)
@@ -235,14 +329,23 @@ def _compile(writer: _Writer, template: str, name: str, **extra):
     return run
 
 
-def _pure(ruleset, stmts: list[g.Stmt], name: str):
-    writer = _Writer(ruleset)
-    try:
-        for stmt in stmts:
-            writer.stmt(stmt)
-    except Unsupported:  # pragma: no cover - a name the grammar would not allow
-        return False
-    return _compile(writer, _TEMPLATE, name)
+def _pure(ruleset, stmts: list[g.Stmt], name: str, params: list | None = None, sure=()):
+    """Code for pure statements; with *params*, a body that owns its names (they come in
+    env, and only *sure* surely do): its names are then Python locals if every statement
+    can be written so (else they stay in env)."""
+    for space in ([Space("v_", sure)] if params is not None else []) + [None]:
+        writer = _Writer(ruleset)
+        writer.space = space
+        try:
+            for stmt in stmts:
+                writer.stmt(stmt)
+            if space is not None:
+                writer.lines[0:0] = ["        " + line for line in space.unset(params)] + [
+                    f"        v_{param} = env.get({_ident(param)}, _UNSET)" for param in params]
+        except Unsupported:  # a name kept in env by some statement (or, in env, one the grammar forbids)
+            continue
+        return _compile(writer, _TEMPLATE, name)
+    return False  # pragma: no cover
 
 
 def generate_statements(ruleset) -> None:
@@ -253,11 +356,12 @@ def generate_statements(ruleset) -> None:
     if not codegen.ENABLED or compiler is None:
         return
     purity = _Purity(ruleset)
-    bodies = [m.body for m in ruleset.macros.values()]
-    bodies += [t.body for ts in ruleset.triggers.values() for t in ts]
-    for body in bodies:
+    bodies = [(m.body, m.params, m.params) for m in ruleset.macros.values()]  # (arguments checked)
+    bodies += [(t.body, t.params, ()) for ts in ruleset.triggers.values() for t in ts]
+    for body, params, sure in bodies:
         if body.fast is None:
-            body.fast = _pure(ruleset, body.body, f"<block {body.id}>") if purity.block(body) else False
+            body.fast = _pure(ruleset, body.body, f"<block {body.id}>", params, sure) \
+                if purity.block(body) else False
     for node in ruleset.nodes:
         if type(node) in _COMPOUND and node.fast is None:
             generatable = purity.stmt(node, 0) and not _returns(node)

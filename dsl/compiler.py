@@ -261,6 +261,8 @@ def keep(limits, value: Any) -> Any:
             return value
     elif value is None or kind is bool:
         return value
+    elif kind is list and len(value) <= limits.sequence:
+        return list(value)
     return _own(check_value(limits, value))
 
 

@@ -132,7 +132,11 @@ def order_by(rt, items, keys):
 def order_by_desc(rt, items, keys):
     """`order_by_desc(xs, keys)`: xs sorted by the keys, largest first; ties keep list order.
     `order_by_desc(["a", "b"], [1, 2]) == ["b", "a"]`"""
-    return [item for _, _, item in sorted(zip([-k for k in keys], range(len(items)), items))]
+    negated = [-k for k in keys]
+    count = len(items)
+    items = list(items)  # (what zip would walk)
+    # sorting the positions by key is sorting (key, position, item) triples: no two are equal
+    return [items[i] for i in sorted(range(min(count, len(negated))), key=negated.__getitem__)]
 
 
 @function(1, 2)

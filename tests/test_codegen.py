@@ -163,3 +163,30 @@ def test_runtime_errors_keep_their_places_and_chains(tmp_path, body, macros, ext
                 game.apply(game.legal_actions()[0])
         texts.append(str(caught.value).replace("/on/", "/").replace("/off/", "/"))
     assert texts[0] == texts[1] and "division by zero" in texts[0]
+
+
+LATE = {"outer(x)": "inner(x)\ngame.n += x",  # inner is inlined into outer's code, its names locals
+        "inner(y)": "if y > 5:\n    let z = 1\nelif y > 4:\n    let z = 2\nelse:\n    let w = 3\ngame.out = [z]"}
+
+
+@pytest.mark.parametrize("body, macros, wanted", [
+    ("outer(1)", LATE, "'z' has no value here"),
+    ("for i in range(2):\n    outer(5 - i * 5)", LATE, "'z' has no value here"),  # a second round starts unset
+    ("outer(1)", {"outer(x)": "let ys = [x.vp for q in entities(player) if q.vp == 0]\ngame.n += 1"},
+     "1 is not an entity"),  # an attribute read once for all items still fails at its first use
+    ("outer(1)", {"outer(x)": "repeat x:\n    let k = 1\ngame.n += k"}, None),
+    ("outer(0)", {"outer(x)": "repeat x:\n    let k = 1\ngame.n += k"}, "'k' has no value here"),
+])
+def test_names_as_python_locals_fail_as_names_in_env(tmp_path, body, macros, wanted, monkeypatch):
+    """Pure macro bodies keep their names in Python locals (small ones inlined): a name read
+    before it has a value, or a bad read in a comprehension, fails with the same message,
+    place and chain as with codegen off."""
+    texts = []
+    for ruleset in _both(tmp_path, main(body, macros), monkeypatch):
+        try:
+            game = Game.new(ruleset, 2)
+            texts.append(repr(game.state["ent"]["game"]))
+        except RuleRuntimeError as error:
+            texts.append(str(error).replace("/on/", "/").replace("/off/", "/"))
+    assert texts[0] == texts[1]
+    assert wanted is None and "'n': 1" in texts[0] or wanted is not None and wanted in texts[0], texts[0]
