@@ -34,11 +34,17 @@ _TEMPORARY = re.compile(r"t(\d+)\Z")  # the writer's temporaries (see tmp)
 _OPS = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">=", "+": "+", "-": "-",
         "//": "//", "%": "%"}
 _HELPERS = {"isinstance": isinstance, "dict": dict, "bool": bool, "KeyError": KeyError,
-            "TypeError": TypeError, "Exception": Exception, "len": len, "max": max, "min": min, "_mul": multiply,
+            "TypeError": TypeError, "Exception": Exception, "len": len, "max": max, "min": min,
+            "sum": sum, "any": any, "all": all, "abs": abs, "_mul": multiply,
             "_note": note_function, "_MISS": object(), "__builtins__": {}}
 # builtins that, given at least so many arguments, do no more than Python's own function (the
 # same value, the same exceptions): called directly
-_DIRECT = {builtins.len_: ("len", 1), builtins.max_: ("max", 2), builtins.min_: ("min", 2)}
+_DIRECT = {builtins.len_: (1, "len({})"), builtins.max_: (2, "max({})"), builtins.min_: (2, "min({})"),
+           builtins.sum_: (1, "sum({})"), builtins.any_: (1, "any({})"), builtins.all_: (1, "all({})"),
+           builtins.abs_: (1, "abs({})"), builtins.count: (2, "{0}.count({1})"),
+           builtins.first: (1, "{0}[0] if {0} else None"), builtins.last: (1, "{0}[-1] if {0} else None")}
+# builtins whose value keeps nothing of their arguments (see consumed)
+_LOOKS = {builtins.len_, builtins.count, builtins.sum_, builtins.any_, builtins.all_, builtins.index_of}
 INLINE_NODES = 16  # a rule function this small (parse-tree nodes, no comprehension) is inlined
 
 
@@ -192,39 +198,59 @@ class _Writer:
     def x_attr(self, tree, names):
         obj, attr = self.expr(tree.children[0], names), _ident(str(tree.children[1]))
         record = self.records.get(obj, f"ent[{obj}]")
-        once = self.read_once(tree.children[0], obj)
-        if once is not None and (obj, attr) in once:
-            out, flag = once[(obj, attr)]
-        else:
-            out, flag = self.tmp(), self.tmp()
-        if once is not None:  # read at its first use in the loop (where an error would be), kept
-            if (obj, attr) not in once:
-                once[(obj, attr)] = out, flag
-                line, depth = self.loops[-1][:2]
-                self.lines.insert(line, "    " * depth + f"{out} = _MISS")
-                self.dict_flags[out] = flag
-            self.emit(f"if {out} is _MISS:")
-            self.depth += 1
-        self.emit("try:")
-        self.emit(f"    {out} = {record}[{attr}]")
-        self.emit("except (KeyError, TypeError):")
-        self.emit(f"    {out} = rt.get_attr({obj}, {attr})")
-        if once is not None:
-            self.emit(f"{flag} = isinstance({out}, dict)")
-            self.depth -= 1
+
+        def read(out):
+            self.emit("try:")
+            self.emit(f"    {out} = {record}[{attr}]")
+            self.emit("except (KeyError, TypeError):")
+            self.emit(f"    {out} = rt.get_attr({obj}, {attr})")
+        if self.invariant(tree.children[0], obj):
+            return self.once(("attr", obj, attr), read, is_map=True)
+        out = self.tmp()
+        read(out)
         return out
 
-    def read_once(self, obj_tree, obj: str) -> dict | None:
-        """Inside a comprehension, an attribute of a name that is neither its variable nor
-        computed inside it is the same for every item: the table of such reads of the
-        innermost comprehension (else None)."""
-        if not self.loops or not isinstance(obj_tree, Tree) or obj_tree.data != "name":
-            return None
-        _, _, var, made, once = self.loops[-1]
-        temporary = _TEMPORARY.match(obj)
-        if obj == var or obj in self.records or (temporary and int(temporary[1]) > made):
-            return None
-        return once
+    def invariant(self, tree, code: str) -> bool:
+        """Inside a comprehension: is this name or literal the same for every item (neither
+        the comprehension's variable nor computed inside it)?"""
+        if not self.loops or not isinstance(tree, Tree) or tree.data not in ("name", "number", "string"):
+            return False
+        _, _, var, made, _ = self.loops[-1]
+        temporary = _TEMPORARY.match(code)
+        return not (code == var or code in self.records or (temporary and int(temporary[1]) > made))
+
+    def once(self, key: tuple, write, is_map: bool = False) -> str:
+        """A value the same for every item of the innermost comprehension: computed by
+        *write* at its first use in the loop (so an error is raised where it was), then kept
+        (with whether it is a map, for x_index)."""
+        line, depth, _, _, table = self.loops[-1]
+        if key not in table:
+            out = table[key] = self.tmp()
+            self.lines.insert(line, "    " * depth + f"{out} = _MISS")
+            if is_map:
+                self.dict_flags[out] = self.tmp()
+        out = table[key]
+        self.emit(f"if {out} is _MISS:")
+        self.depth += 1
+        write(out)
+        if out in self.dict_flags:
+            self.emit(f"{self.dict_flags[out]} = isinstance({out}, dict)")
+        self.depth -= 1
+        return out
+
+    def consumed(self, tree, names) -> str:
+        """An argument whose value is only looked at (never kept in a result): a rule
+        function's value, when its arguments are the same for every item of the innermost
+        comprehension, is computed once there (rule functions are pure)."""
+        if not (self.loops and isinstance(tree, Tree) and tree.data == "call"
+                and str(tree.children[0]) in self.compiler.functions):
+            return self.expr(tree, names)
+        arg_trees = tree.children[1].children if tree.children[1] is not None else []
+        args = [self.expr(a, names) for a in arg_trees]
+        if not all(self.invariant(a, code) for a, code in zip(arg_trees, args)):
+            return self.call_code(str(tree.children[0]), args)
+        return self.once(("call", str(tree.children[0]), *args),
+                         lambda out: self.emit(f"{out} = {self.call_code(str(tree.children[0]), args)}"))
 
     def x_index(self, tree, names):
         box, key = self.expr(tree.children[0], names), self.expr(tree.children[1], names)
@@ -235,7 +261,11 @@ class _Writer:
 
     def x_call(self, tree, names):
         name, args_tree = str(tree.children[0]), tree.children[1]
-        args = [self.expr(a, names) for a in (args_tree.children if args_tree is not None else [])]
+        arg_trees = args_tree.children if args_tree is not None else []
+        looks = name in FUNCTIONS and FUNCTIONS[name].fn in _LOOKS and name not in self.compiler.functions
+        return self.call_code(name, [self.consumed(a, names) if looks else self.expr(a, names) for a in arg_trees])
+
+    def call_code(self, name: str, args: list[str]) -> str:
         out = self.tmp()
         if name in self.compiler.functions:
             function = self.compiler.functions[name]
@@ -245,9 +275,9 @@ class _Writer:
             call = self.const(function)
             self.emit(f"{out} = {call}.fast(rt{''.join(', ' + a for a in args)})")
         elif name in FUNCTIONS:
-            direct = _DIRECT.get(FUNCTIONS[name].fn)
-            if direct is not None and len(args) >= direct[1]:  # the builtin only calls Python's
-                self.emit(f"{out} = {direct[0]}({', '.join(args)})")
+            least, code = _DIRECT.get(FUNCTIONS[name].fn, (None, ""))
+            if least is not None and len(args) >= least:  # the builtin's own code, no call
+                self.emit(f"{out} = {code.format(*args) if '{0}' in code else code.format(', '.join(args))}")
             else:
                 self.emit(f"{out} = {self.const(FUNCTIONS[name].fn)}(rt{''.join(', ' + a for a in args)})")
         else:
@@ -292,7 +322,7 @@ class _Writer:
 
     def _membership(self, item_tree, box_tree, names, op):
         item = self.expr(item_tree, names)
-        box = self.expr(box_tree, names)
+        box = self.consumed(box_tree, names)
         out = self.tmp()
         self.emit(f"{out} = {item} {op} {box}")
         return out

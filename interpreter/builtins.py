@@ -116,9 +116,10 @@ def sole_highest(rt, items, keys):
     if not items:
         return None
     best = max(keys)
-    if list(keys).count(best) != 1:
+    keys = keys if keys.__class__ is list else list(keys)
+    if keys.count(best) != 1:
         return None
-    return items[list(keys).index(best)]
+    return items[keys.index(best)]
 
 
 @function(2)
@@ -177,6 +178,8 @@ def without(rt, items, value):
 @function(2)
 def concat(rt, left, right):
     """`concat(xs, ys)`: xs followed by ys. `concat([1], [2]) == [1, 2]`"""
+    if left.__class__ is list and right.__class__ is list:
+        return left + right  # (a new list, as below)
     return list(left) + list(right)
 
 
