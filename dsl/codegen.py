@@ -25,7 +25,7 @@ from lark import Token, Tree
 from ..interpreter import builtins
 from ..interpreter.builtins import FUNCTIONS
 from ..interpreter.errors import note_function
-from ..interpreter.limits import multiply
+from ..interpreter.limits import check_sequence, multiply
 from . import cache
 
 ENABLED = os.environ.get("SPECIATION_CODEGEN", "1") != "0"
@@ -35,7 +35,8 @@ _OPS = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">=", "+":
         "//": "//", "%": "%"}
 _HELPERS = {"isinstance": isinstance, "dict": dict, "bool": bool, "KeyError": KeyError,
             "TypeError": TypeError, "Exception": Exception, "len": len, "max": max, "min": min,
-            "sum": sum, "any": any, "all": all, "abs": abs, "_mul": multiply,
+            "sum": sum, "any": any, "all": all, "abs": abs, "list": list, "range": range,
+            "_check_sequence": check_sequence, "_mul": multiply,
             "_note": note_function, "_MISS": object(), "__builtins__": {}}
 # builtins that, given at least so many arguments, do no more than Python's own function (the
 # same value, the same exceptions): called directly
@@ -275,6 +276,8 @@ class _Writer:
             call = self.const(function)
             self.emit(f"{out} = {call}.fast(rt{''.join(', ' + a for a in args)})")
         elif name in FUNCTIONS:
+            if FUNCTIONS[name].fn is builtins.range_:
+                return self._range(out, ["0", *args] if len(args) == 1 else args)
             least, code = _DIRECT.get(FUNCTIONS[name].fn, (None, ""))
             if least is not None and len(args) >= least:  # the builtin's own code, no call
                 self.emit(f"{out} = {code.format(*args) if '{0}' in code else code.format(', '.join(args))}")
@@ -282,6 +285,15 @@ class _Writer:
                 self.emit(f"{out} = {self.const(FUNCTIONS[name].fn)}(rt{''.join(', ' + a for a in args)})")
         else:
             raise Unsupported(name)
+        return out
+
+    def _range(self, out: str, bounds: list[str]) -> str:
+        """``range``'s own code (builtins.range_): the size checked, then the list."""
+        size = self.tmp()
+        self.emit(f"{size} = {bounds[1]} - {bounds[0]}")
+        self.emit(f"if {size} > rt.limits.sequence:")
+        self.emit(f"    _check_sequence(rt.limits, {size}, 'a range')")
+        self.emit(f"{out} = list(range({bounds[0]}, {bounds[1]}))")
         return out
 
     def _inline(self, function, args: list[str]) -> str:

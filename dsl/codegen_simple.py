@@ -16,7 +16,7 @@ from __future__ import annotations
 from lark import Tree
 
 from ..interpreter.builtins import VERBS
-from ..interpreter.limits import check_value
+from ..interpreter.limits import SMALL, check_value
 from .codegen import Unsupported, _ident
 from .compiler import _target_as_expr, keep, store_index
 
@@ -54,8 +54,13 @@ def _kept(w, tree: Tree) -> str:
                                 all(str(op) in _RELATIONS for op in tree.children[1::2])):
         return value
     kept = w.tmp()
-    fresh = tree.data in ("comprehension", "list_lit")
-    w.emit(f"{kept} = {'_check' if fresh else '_keep'}(lim, {value})")
+    if tree.data in ("comprehension", "list_lit"):  # check_value's own test for a list, first
+        w.emit(f"{kept} = {value} if len({value}) <= lim.sequence else _check(lim, {value})")
+    elif value in ("None", "True", "False") or value.lstrip("-").isdigit():  # a literal
+        w.emit(f"{kept} = _keep(lim, {value})")
+    else:  # keep's own test for a small number, first
+        w.emit(f"{kept} = {value} if {value}.__class__ is int and {-SMALL} < {value} < {SMALL} "
+               f"and lim.number_digits > 6 else _keep(lim, {value})")
     return kept
 
 

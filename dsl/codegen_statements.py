@@ -105,6 +105,13 @@ class _Purity:
         return all(self.stmt(s, loops) for s in block.body)
 
 
+def _fresh(expr, functions: dict) -> bool:
+    """Is the value a list just made (no copy needed to walk it)?"""
+    tree = getattr(expr, "tree", None)
+    return tree is not None and (tree.data in ("comprehension", "list_lit") or tree.data == "call" and str(
+        tree.children[0]) == "range" and "range" not in functions)
+
+
 def _size(body: list) -> int:
     """Statements in a body, nested ones included."""
     inner = lambda s: (s.suites + ([s.orelse] if s.orelse else []) if type(s) is g.If else  # noqa: E731
@@ -165,7 +172,8 @@ class _Writer(_ExprWriter):
             self.branches(stmt, self.nested)
         elif kind is g.For:
             item = f"i{k}"
-            self.emit(f"for {item} in list({self.value(stmt.items)}):")
+            items = self.value(stmt.items)
+            self.emit(f"for {item} in {items if _fresh(stmt.items, self.compiler.functions) else f'list({items})'}:")
             self.depth += 1
             self.charge()
             before = self.surely()
