@@ -45,6 +45,7 @@ _DIRECT = {builtins.len_: (1, "len({})"), builtins.max_: (2, "max({})"), builtin
            builtins.abs_: (1, "abs({})"), builtins.count: (2, "{0}.count({1})"),
            builtins.first: (1, "{0}[0] if {0} else None"), builtins.last: (1, "{0}[-1] if {0} else None")}
 # builtins whose value keeps nothing of their arguments (see consumed)
+_RELATIONS = {"==", "!=", "<", "<=", ">", ">="}
 _LOOKS = {builtins.len_, builtins.count, builtins.sum_, builtins.any_, builtins.all_, builtins.index_of}
 INLINE_NODES = 16  # a rule function this small (parse-tree nodes, no comprehension) is inlined
 
@@ -218,7 +219,7 @@ class _Writer:
             return False
         _, _, var, made, _ = self.loops[-1]
         temporary = _TEMPORARY.match(code)
-        return not (code == var or code in self.records or (temporary and int(temporary[1]) > made))
+        return not (code == var or (temporary and int(temporary[1]) > made))
 
     def once(self, key: tuple, write, is_map: bool = False) -> str:
         """A value the same for every item of the innermost comprehension: computed by
@@ -363,7 +364,7 @@ class _Writer:
         """An expression whose value is only tested for truth (no bool() needed)."""
         if isinstance(tree, Tree) and tree.data in ("or_expr", "and_expr"):
             return self._connective(tree, names, tree.data == "or_expr", truth=True)
-        return self.expr(tree, names)
+        return self.consumed(tree, names)  # (a value only tested is kept nowhere)
 
     def _connective(self, tree, names, negate, truth=False):
         out = self.tmp()
@@ -387,9 +388,11 @@ class _Writer:
         return self._connective(tree, names, negate=False)
 
     def x_comparison(self, tree, names):
-        value = self.expr(tree.children[0], names)
-        for op, operand in zip(tree.children[1::2], tree.children[2::2]):
-            right = self.expr(operand, names)
+        ops = [str(op) for op in tree.children[1::2]]
+        operand = self.consumed if all(op in _RELATIONS for op in ops) else self.expr  # compared only
+        value = operand(tree.children[0], names)
+        for op, operand_tree in zip(tree.children[1::2], tree.children[2::2]):
+            right = operand(operand_tree, names)
             out = self.tmp()
             if str(op) == "*":
                 self.emit(f"{out} = _mul(rt.limits, {value}, {right})")
