@@ -349,6 +349,7 @@ def _pure(ruleset, stmts: list[g.Stmt], name: str, params: list | None = None, s
                 writer.stmt(stmt)
             if space is not None:
                 writer.lines[0:0] = ["        " + line for line in space.unset(params)] + [
+                    f"        v_{param} = env[{_ident(param)}]" if param in sure else  # (always given)
                     f"        v_{param} = env.get({_ident(param)}, _UNSET)" for param in params]
         except Unsupported:  # a name kept in env by some statement (or, in env, one the grammar forbids)
             continue
