@@ -57,7 +57,7 @@ class _RunnerWriter(_Writer):
             self.branches(stmt, self.suite)
         elif kind is g.For:
             items, loop = self.tmp(), self.tmp()
-            self.emit(f"{items} = list({self.value(stmt.items)})")
+            self.emit(f"{items} = {self.listed(stmt.items)}")
             self.push(loop, f"[{stmt.id}, 0, {items}, frame[3]]")
             self.emit(f"while {loop}[1] < len({items}):")
             self.depth += 1
@@ -110,7 +110,7 @@ class _RunnerWriter(_Writer):
             self.emit("        return True")
             self.emit("    stack.pop()")
         elif kind is g.Choose:
-            self.emit(f"if rt.ask(S[{k}], env, list({self.value(stmt.options)})):")
+            self.emit(f"if rt.ask(S[{k}], env, {self.listed(stmt.options)}):")
             self.emit("    return True")
         else:  # perform, break, return: the machine's own steps
             self.emit(f"if rt._enter(S[{k}], frame, env):")

@@ -172,8 +172,7 @@ class _Writer(_ExprWriter):
             self.branches(stmt, self.nested)
         elif kind is g.For:
             item = f"i{k}"
-            items = self.value(stmt.items)
-            self.emit(f"for {item} in {items if _fresh(stmt.items, self.compiler.functions) else f'list({items})'}:")
+            self.emit(f"for {item} in {self.listed(stmt.items)}:")
             self.depth += 1
             self.charge()
             before = self.surely()
@@ -219,6 +218,11 @@ class _Writer(_ExprWriter):
         if value in ("None", "True", "False") or value.lstrip("-").isdigit():  # a literal
             return value
         return f"({value} if {value}.__class__ in _SCALARS else _own({value}))"
+
+    def listed(self, expr) -> str:
+        """The value as a list of its own (a list just made needs no copy)."""
+        value = self.value(expr)
+        return value if _fresh(expr, self.compiler.functions) else f"list({value})"
 
     def surely(self, names: set | None = None) -> set | None:
         """The names surely bound here (None outside a space); with *names*: set them."""
