@@ -76,7 +76,7 @@ def determinize(game, seat: int, generator: random.Random, log: bool = True):
                     _collect(slots, group_of[attr], record, [attr])
                 continue
             shown = 1 if value and attr in secret and record.get(heads.get(attr)) is True else 0
-            segments = [(start + shown, stop) for start, stop in _segments(value[shown:], tails.get(attr, 0))]
+            segments = [(start + shown, stop + shown) for start, stop in _segments(value[shown:], tails.get(attr, 0))]
             for number, (start, stop) in enumerate(segments):
                 key = group_of[attr] if number == 0 else (ident, attr, "tail")
                 _collect(slots, key, value, range(start, stop))

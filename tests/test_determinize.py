@@ -44,6 +44,15 @@ def test_hidden_facts_vary_and_known_ones_stay(rulesets):
     assert len(rngs) == 6 and game.state["rng"] not in rngs  # future chance is unknown too
 
 
+def test_every_hidden_item_of_a_face_up_pile_is_resampled(rulesets):
+    game = _played(rulesets["original"], 2, 3, 10)  # tile stacks: the top tile face up, the rest secret
+    stacks = {k: r["tiles"] for k, r in game.state["ent"].items() if isinstance(r.get("tiles"), list)}
+    copies = [game.determinize(0, random.Random(seed)).state["ent"] for seed in range(12)]
+    for key, tiles in stacks.items():
+        assert {c[key]["tiles"][0] for c in copies} == {tiles[0]}  # the face-up tile stays
+        assert len({c[key]["tiles"][-1] for c in copies}) > 1  # the bottom one is dealt anew too
+
+
 def test_other_players_secret_choices_are_resampled(rulesets):
     game = _played(rulesets["marine"], 3, 5, 1)  # the first animal kept a trait in secret
     [faction] = [f for f, r in game.state["ent"].items() if r.get("trait_kept")]
