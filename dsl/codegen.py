@@ -79,6 +79,12 @@ class _Writer:
         # reads done once]
         self.loops: list[list] = []
         self.dict_flags: dict[str, str] = {}  # a value read once -> whether it is a map (see x_index)
+        # In one expression's code nothing changes the state: a rule function without arguments
+        # called where every later line runs after it (at share_depth, outside loops) has a
+        # value that later calls of it share, as a remembered value is shared. (Not in
+        # statement code, whose statements change the state: share_depth None there.)
+        self.shared: dict[str, str] = {}
+        self.share_depth: int | None = None
 
     def const(self, value: Any) -> str:
         for i, known in enumerate(self.constants):
@@ -274,8 +280,12 @@ class _Writer:
             if self.inlining is not None and name not in self.inlining and len(self.inlining) < 3 \
                     and _small(function):
                 return self._inline(function, args)
+            if not args and name in self.shared:
+                return self.shared[name]
             call = self.const(function)
             self.emit(f"{out} = {call}.fast(rt{''.join(', ' + a for a in args)})")
+            if not args and self.share_depth == self.depth and not self.loops:
+                self.shared[name] = out
         elif name in FUNCTIONS:
             if FUNCTIONS[name].fn is builtins.range_:
                 return self._range(out, ["0", *args] if len(args) == 1 else args)
@@ -436,6 +446,7 @@ def generate(compiler, tree: Tree, scope_names: set[str]):
     if not ENABLED:
         return None
     writer = _Writer(compiler, set(scope_names))
+    writer.share_depth = writer.depth
     try:
         result = writer.expr(tree, {})
     except Unsupported:

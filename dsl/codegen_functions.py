@@ -163,7 +163,7 @@ def generate_function(compiler, function, tree: Tree, modifiers: list = ()):
     names = {param: f"a{i}" for i, param in enumerate(function.params)}
     writer = _Writer(compiler, set())
     writer.inlining = [function.name]
-    writer.depth = 2
+    writer.depth = writer.share_depth = 2
     for param, local in names.items():
         if _attribute_reads([tree], param) >= 2:
             writer.fetch(local)
