@@ -8,6 +8,7 @@ macros; anything else is a compile error with a "did you mean".
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import neg
 from typing import Any, Callable
 
 from .limits import check_sequence, check_text
@@ -133,11 +134,11 @@ def order_by(rt, items, keys):
 def order_by_desc(rt, items, keys):
     """`order_by_desc(xs, keys)`: xs sorted by the keys, largest first; ties keep list order.
     `order_by_desc(["a", "b"], [1, 2]) == ["b", "a"]`"""
-    negated = [-k for k in keys]
+    negated = list(map(neg, keys))
     count = len(items)
     items = list(items)  # (what zip would walk)
     # sorting the positions by key is sorting (key, position, item) triples: no two are equal
-    return [items[i] for i in sorted(range(min(count, len(negated))), key=negated.__getitem__)]
+    return list(map(items.__getitem__, sorted(range(min(count, len(negated))), key=negated.__getitem__)))
 
 
 @function(1, 2)
