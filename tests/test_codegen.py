@@ -176,13 +176,16 @@ LATE = {"outer(x)": "inner(x)\ngame.n += x",  # inner is inlined into outer's co
      "1 is not an entity"),  # an attribute read once for all items still fails at its first use
     ("outer(1)", {"outer(x)": "repeat x:\n    let k = 1\ngame.n += k"}, None),
     ("outer(0)", {"outer(x)": "repeat x:\n    let k = 1\ngame.n += k"}, "'k' has no value here"),
+    ("outer(0)", {"outer(x)": "inner(x)", "inner(y)": "emit ping(y)"},  # through an inlined emit
+     "division by zero"),
 ])
 def test_names_as_python_locals_fail_as_names_in_env(tmp_path, body, macros, wanted, monkeypatch):
     """Pure macro bodies keep their names in Python locals (small ones inlined): a name read
     before it has a value, or a bad read in a comprehension, fails with the same message,
     place and chain as with codegen off."""
     texts = []
-    for ruleset in _both(tmp_path, main(body, macros), monkeypatch):
+    extra = "triggers:\n  - on: ping(v)\n    effect: |\n      game.n = 1 // v\n"
+    for ruleset in _both(tmp_path, main(body, macros, extra if "ping" in str(macros) else ""), monkeypatch):
         try:
             game = Game.new(ruleset, 2)
             texts.append(repr(game.state["ent"]["game"]))
