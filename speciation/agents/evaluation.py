@@ -12,14 +12,24 @@ import math
 from ..interpreter.game import Game
 
 
-def scratch_copy(game: Game) -> Game:
-    """A copy of *game* to search in, without its log (which only grows and no search reads)."""
-    state = {key: value for key, value in game.state.items() if key != "log"}
-    copy = marshal.loads(marshal.dumps(state))  # the fastest deep copy of plain data
-    copy["log"] = []
-    twin = Game(game.ruleset, copy, game.lang)
-    twin.keep_log = False  # nothing in a search reads log lines: they are not even formatted
-    return twin
+class Snapshot:
+    """A game frozen once (without its log), to copy many times: the copies to search in."""
+
+    __slots__ = ("ruleset", "lang", "frozen")
+
+    def __init__(self, game: Game):
+        self.ruleset, self.lang = game.ruleset, game.lang
+        state = {key: value for key, value in game.state.items() if key != "log"}
+        self.frozen = marshal.dumps(state)  # marshal: the fastest deep copy of plain data
+
+    def copy(self) -> Game:
+        """A fresh copy without a log (which only grows and no search reads); it keeps none:
+        log lines are not even formatted."""
+        state = marshal.loads(self.frozen)
+        state["log"] = []
+        twin = Game(self.ruleset, state, self.lang)
+        twin.keep_log = False
+        return twin
 
 
 def evaluation_name(ruleset) -> str:
@@ -41,7 +51,8 @@ def margin(values: list[float], seat: int) -> float:
 
 def results(game: Game) -> list[float]:
     """Each seat's result in [0, 1]: at the end, 1 for the winner (shared on a tie with no
-    winner); before it, how far each seat is ahead by the evaluation, squashed into [0, 1]."""
+    winner); before it, how far each seat is ahead of the best other by the evaluation, against
+    the size of the evaluations, squashed into [0, 1]."""
     count = len(game.state["players"])
     if game.is_over:
         winner = game.winner
@@ -51,6 +62,5 @@ def results(game: Game) -> list[float]:
         best = [seat for seat in range(count) if scores[seat] == max(scores)]
         return [1.0 / len(best) if seat in best else 0.0 for seat in range(count)]
     values = evaluations(game)
-    spread = max(values) - min(values)
-    scale = 1.0 + spread / 2
+    scale = 1.0 + sum(abs(v) for v in values) / (2 * count)  # a lead of half the mean value: 0.88
     return [0.5 + 0.5 * math.tanh(margin(values, seat) / scale) for seat in range(count)]

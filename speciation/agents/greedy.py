@@ -5,7 +5,7 @@ import random
 
 from ..interpreter.game import Action, Game
 from .base import SeatView
-from .evaluation import evaluations, margin, scratch_copy
+from .evaluation import Snapshot, evaluations, margin
 
 
 class GreedyAgent:
@@ -39,8 +39,9 @@ def lookahead(base: Game, actions: list[Action], seat: int) -> list[float]:
     rules run to the next decision, and value the position for *seat* by the evaluation (its
     lead over the best other seat; a finished game won by *seat* counts above all)."""
     found = []
+    snapshot = Snapshot(base)
     for action in actions:
-        game = scratch_copy(base)
+        game = snapshot.copy()
         game.apply(action.value)
         values = game.scores if game.is_over else evaluations(game)
         bonus = 1e6 if game.is_over and game.winner == seat else 0.0

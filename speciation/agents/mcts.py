@@ -1,11 +1,18 @@
-"""The MCTS agent: information-set Monte Carlo tree search over determinizations.
+"""The MCTS agent: information-set Monte Carlo tree search over determinizations, guided by
+the one-decision lookahead.
 
 Single-observer ISMCTS (Cowling, Powley & Whitehouse 2012) for any number of players: every
-iteration deals a fresh determinization of what the seat cannot see, walks one shared tree
-whose edges are actions (each node's actor picks by UCB1 on its *own* result, among the
-actions legal in this determinization), adds one node, plays on with a fast policy for at
-most ``cutoff`` decisions, and values the end (or the cut-off position, by the evaluation) as
-one result in [0, 1] per seat, which every node on the path adds up.
+iteration deals a fresh determinization of what the seat cannot see and walks one shared tree
+whose edges are actions; each node's actor picks on its *own* result, among the actions legal
+in this determinization. A node met for the first time is *expanded*: each of its actions is
+valued by the lookahead the greedy agent uses (take it, let the rules run to the next
+decision, evaluate every seat), and those values are the children's priors: each counts as one
+visit, and a node considers its children best prior first, a few more as its visits grow
+(progressive widening, Coulom 2007; Chaslot et al. 2008). So the other seats first answer as
+the lookahead would, and the search spends its time on the seat's best candidates, looking
+deeper where they are close. A new node's value is its actor's best prior (after ``cutoff``
+random decisions from there, when asked for), one result in [0, 1] per seat, which every node
+on the path adds up.
 """
 from __future__ import annotations
 
@@ -15,105 +22,137 @@ import time
 
 from ..interpreter.game import Action, Game
 from .base import SeatView
-from .evaluation import results
-from .greedy import lookahead
+from .evaluation import Snapshot, results
 
 
 class _Node:
-    __slots__ = ("children", "visits", "available", "totals", "seat")
+    __slots__ = ("children", "priors", "order", "visits", "totals", "actor")
 
-    def __init__(self, seat: int | None):
+    def __init__(self):
         self.children: dict[str, _Node] = {}
+        self.priors: dict[str, list[float]] | None = None  # the lookahead's result per action
+        self.order: list[str] = []  # the actions, best prior for the actor first
         self.visits = 0
-        self.available = 0  # how often this node's action was legal when its parent was visited
         self.totals: list[float] | None = None
-        self.seat = seat  # who acted to reach this node
+        self.actor = 0  # who decides here
 
 
 class MctsAgent:
-    """Options: ``iterations`` (default 200), ``cutoff`` (playout decisions before the
-    evaluation values the position, default 0), ``seconds`` (time budget per decision, CPU
-    time, default 1.5), ``explore`` (the UCB1 constant, default 0.7), ``width`` (the search
-    considers only the best ``width`` of the seat's actions by a one-decision lookahead, as
-    the greedy agent values them; 0: all of them; default 0)."""
+    """Options: ``iterations`` (default 300), ``cutoff`` (random decisions played from a new
+    node before the evaluation values the position, default 0), ``seconds`` (time budget per
+    decision, CPU time, default 0.5), ``explore`` (the UCB1 constant, default 0.5), ``width``
+    (the seat considers at most its best ``width`` actions by the lookahead; 0: all of them;
+    default 0), ``widen`` (a node considers its best ``widen`` × √visits children; 0: all of
+    them; default 1)."""
 
-    def __init__(self, seed: int = 0, seat: int = 0, iterations: int = 200, cutoff: int = 0,
-                 seconds: float = 1.5, explore: float = 0.7, width: int = 0):
+    def __init__(self, seed: int = 0, seat: int = 0, iterations: int = 300, cutoff: int = 0,
+                 seconds: float = 0.5, explore: float = 0.5, width: int = 0, widen: float = 1.0):
         self.rng = random.Random(f"speciation-mcts:{seed}:{seat}")
         self.iterations = max(1, int(iterations))
         self.cutoff = max(0, int(cutoff))
         self.seconds = float(seconds)
         self.explore = float(explore)
         self.width = max(0, int(width))
+        self.widen = max(0.0, float(widen))
         self.last_visits: dict[str, int] = {}
 
     def choose(self, seat: SeatView) -> Action:
         actions = seat.legal_actions()
         if len(actions) == 1:
             return actions[0]
-        root = _Node(None)
+        root = _Node()
         deadline = time.process_time() + self.seconds if self.seconds > 0 else math.inf
-        if self.width and len(actions) > self.width:
-            actions = self._best(seat, actions)
-            if len(actions) == 1:
-                return actions[0]
         allowed = {repr(a.value) for a in actions}
         for _ in range(self.iterations):
-            self._iterate(root, seat.determinize(self.rng, log=False), allowed)
+            self._iterate(root, seat.determinize(self.rng, log=False), allowed, seat.seat)
             if time.process_time() >= deadline:
                 break
         self.last_visits = {key: child.visits for key, child in root.children.items()}  # for tests, tools
         by_key = {repr(a.value): a for a in actions}
-        visited = [(child.visits, key) for key, child in root.children.items() if key in by_key]
-        if not visited:
-            return self.rng.choice(actions)
-        best = max(v for v, _ in visited)
-        return by_key[self.rng.choice(sorted(k for v, k in visited if v == best))]
+        best = max(root.order, key=lambda key: (self._visits(root, key), self._mean(root, key)))
+        return by_key[best]
 
-    def _best(self, seat: SeatView, actions: list[Action]) -> list[Action]:
-        """The ``width`` actions with the best one-decision lookahead (ties at random)."""
-        values = lookahead(seat.determinize(self.rng, log=False), actions, seat.seat)
-        ranked = sorted(zip(values, [self.rng.random() for _ in actions], range(len(actions))), reverse=True)
-        return [actions[i] for _, _, i in ranked[:self.width]]
-
-    def _iterate(self, root: _Node, game: Game, allowed: set[str]) -> None:
+    def _iterate(self, root: _Node, game: Game, allowed: set[str], me: int) -> None:
         path = [root]
         node = root
-        while not game.is_over:  # selection and expansion
-            seat = game.current_player
+        while True:
+            if game.is_over:
+                value = results(game)
+                break
             legal = {repr(v): v for v in _values(game)}
             if node is root:
                 legal = {k: v for k, v in legal.items() if k in allowed}
-            untried = [k for k in legal if k not in node.children]
-            for key in legal:
-                if key in node.children:
-                    node.children[key].available += 1
-            if untried:
-                key = self.rng.choice(untried)
-                child = node.children[key] = _Node(seat)
-                child.available = 1
-                game.apply(legal[key])
-                path.append(child)
-                break
-            key = max(legal, key=lambda k: self._ucb(node.children[k], seat))
-            node = node.children[key]
+            if len(legal) == 1 and node is not root:  # a forced move is no decision
+                game.apply(next(iter(legal.values())))
+                continue
+            if node.priors is None or any(key not in node.priors for key in legal):
+                fresh = node.priors is None
+                self._expand(node, game, legal, self.width if node is root else 0)
+                if fresh and node.actor == me:
+                    value = self._value(node, game, legal)
+                    break
+            key = self._select(node, legal, me)
+            child = node.children.get(key)
+            if child is None:
+                child = node.children[key] = _Node()
             game.apply(legal[key])
+            node = child
             path.append(node)
-        for _ in range(self.cutoff):  # playout
-            if game.is_over:
-                break
-            game.apply(self.rng.choice(_values(game)))
-        values = results(game)
         for node in path:
             node.visits += 1
             if node.totals is None:
-                node.totals = [0.0] * len(values)
-            for i, value in enumerate(values):
-                node.totals[i] += value
+                node.totals = [0.0] * len(value)
+            for i, result in enumerate(value):
+                node.totals[i] += result
 
-    def _ucb(self, node: _Node, seat: int) -> float:
-        mean = node.totals[seat] / node.visits
-        return mean + self.explore * math.sqrt(math.log(max(node.available, 1)) / node.visits)
+    @staticmethod
+    def _expand(node: _Node, game: Game, legal: dict, width: int = 0) -> None:
+        """Value the actions of *node* not valued yet by the lookahead, in this game."""
+        if node.priors is None:
+            node.priors, node.actor = {}, game.current_player
+        snapshot = Snapshot(game)
+        for key, value in legal.items():
+            if key not in node.priors:
+                copy = snapshot.copy()
+                copy.apply(value)
+                node.priors[key] = results(copy)
+        node.order = sorted(node.priors, key=lambda k: (-node.priors[k][node.actor], k))
+        if width:  # the root: the seat's best few only
+            node.order = node.order[:width]
+
+    def _value(self, node: _Node, game: Game, legal: dict) -> list[float]:
+        """A new node's value: its actor's best prior, or a short random playout from there."""
+        best = next(k for k in node.order if k in legal)
+        if not self.cutoff:
+            return node.priors[best]
+        game.apply(legal[best])
+        for _ in range(self.cutoff):
+            if game.is_over:
+                break
+            game.apply(self.rng.choice(_values(game)))
+        return results(game)
+
+    def _select(self, node: _Node, legal: dict, me: int) -> str:
+        candidates = [key for key in node.order if key in legal]
+        if node.actor != me:  # the others answer as the lookahead would
+            return candidates[0]
+        if self.widen:
+            candidates = candidates[:max(1, math.ceil(self.widen * math.sqrt(node.visits)))]
+        spread = self.explore * math.sqrt(math.log(node.visits + 1))
+        return max(candidates, key=lambda key: self._mean(node, key) + spread / math.sqrt(self._visits(node, key)))
+
+    @staticmethod
+    def _visits(node: _Node, key: str) -> int:
+        child = node.children.get(key)
+        return 1 + (child.visits if child else 0)  # the prior counts as one visit
+
+    @staticmethod
+    def _mean(node: _Node, key: str) -> float:
+        """The actor's mean result of *key*, its prior counted as one visit."""
+        child = node.children.get(key)
+        seat = node.actor
+        total = node.priors[key][seat] + (child.totals[seat] if child and child.totals else 0.0)
+        return total / MctsAgent._visits(node, key)
 
 
 def _values(game: Game) -> list:
