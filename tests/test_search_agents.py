@@ -1,6 +1,7 @@
 """The greedy and MCTS agents: they play, take options, and never read what their seat cannot see."""
 from __future__ import annotations
 
+import math
 import random
 from pathlib import Path
 
@@ -40,6 +41,34 @@ def test_mcts_width_searches_only_the_best_actions_by_lookahead():
     agent = MctsAgent(1, seat.seat, iterations=30, seconds=0, width=2)
     agent.choose(seat)
     assert len(agent.last_visits) == 2 < len(seat.legal_actions())  # the search saw only two
+
+
+def test_mcts_others_answer_as_the_lookahead_would_and_its_own_nodes_widen_slowly():
+    game = Game.new(load_ruleset("original"), 4, 3)
+    walker = RandomAgent(3, 9)
+    for _ in range(40):
+        game.apply(walker.choose(SeatView(game, game.current_player)))
+    while len(game.legal_actions()) < 4:
+        game.apply(walker.choose(SeatView(game, game.current_player)))
+    seat = SeatView(game, game.current_player)
+    agent = MctsAgent(2, seat.seat, iterations=150, seconds=0)
+    agent.choose(seat)
+    others = own = 0
+    stack = [agent.last_root]
+    while stack:
+        node = stack.pop()
+        stack.extend(node.children.values())
+        if not node.children:
+            continue
+        if node.actor != seat.seat:  # another seat: only its best reply by the lookahead
+            others += 1
+            assert list(node.children) == [node.order[0]]
+        else:  # the seat's own: at most widen x sqrt(visits) children, the best priors first
+            own += 1
+            assert len(node.children) <= math.ceil(math.sqrt(node.visits))
+            assert set(node.children) <= set(node.order[:len(node.children) + 1])
+    assert others and own
+    assert sum(agent.last_visits.values()) == 149  # every iteration but the first went below the root
 
 
 def test_agent_options_on_the_command_line():

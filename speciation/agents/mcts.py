@@ -55,6 +55,7 @@ class MctsAgent:
         self.width = max(0, int(width))
         self.widen = max(0.0, float(widen))
         self.last_visits: dict[str, int] = {}
+        self.last_root: _Node | None = None  # the last search's tree (for tests, tools)
 
     def choose(self, seat: SeatView) -> Action:
         actions = seat.legal_actions()
@@ -68,6 +69,7 @@ class MctsAgent:
             if time.process_time() >= deadline:
                 break
         self.last_visits = {key: child.visits for key, child in root.children.items()}  # for tests, tools
+        self.last_root = root
         by_key = {repr(a.value): a for a in actions}
         best = max(root.order, key=lambda key: (self._visits(root, key), self._mean(root, key)))
         return by_key[best]
