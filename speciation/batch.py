@@ -148,23 +148,21 @@ def run_games(specs: Sequence[GameSpec], workers: int = 1, progress: bool = Fals
 
 
 def map_games(play: Callable[[Any], Any], tasks: Sequence, workers: int = 1,
-              done: Callable[[int], Any] | None = None) -> list:
+              done: Callable[[int], Any] | None = None, each: Callable[[Any], Any] | None = None) -> list:
     """``[play(task) for task in tasks]``, in this process or shared among *workers*
-    processes (0 or None: one per core); *done(1)* is called as each one finishes."""
+    processes (0 or None: one per core); *done(1)* is called as each one finishes, and
+    *each(result)* with its result, in task order."""
     workers = _worker_count(workers, len(tasks))
     if workers <= 1:
-        results = []
-        for task in tasks:
-            results.append(play(task))
-            if done:
-                done(1)
-        return results
+        return list(_counted(map(play, tasks), done, each))
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        return list(_counted(pool.map(play, tasks, chunksize=_chunk(len(tasks), workers)), done))
+        return list(_counted(pool.map(play, tasks, chunksize=_chunk(len(tasks), workers)), done, each))
 
 
-def _counted(results: Iterable, done: Callable[[int], Any] | None) -> Iterable:
+def _counted(results: Iterable, done: Callable[[int], Any] | None, each: Callable[[Any], Any] | None) -> Iterable:
     for result in results:
+        if each:
+            each(result)
         if done:
             done(1)
         yield result

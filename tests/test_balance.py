@@ -49,6 +49,28 @@ def test_workers_and_dask_give_the_games_of_a_local_run():
         assert [(r.seed, r.winner, r.scores) for r in run_study(config, dask=client)] == local
 
 
+def test_a_game_past_max_actions_is_stopped_reported_and_not_counted(tmp_path, capsys):
+    games = tmp_path / "games.jsonl"
+    code = main(["balance", TOY, "--players", "2", "--games", "3", "--agents", "greedy,random", "--quiet",
+                 "--max-actions", "4", "--games-file", str(games)])
+    assert code == 0  # a stopped game is not an error
+    text = capsys.readouterr().out
+    assert "games completed: 0 of 3" in text
+    assert text.count("not counted: the game did not end within 4 actions") == 3
+    lines = [json.loads(line) for line in games.read_text().splitlines()]
+    assert [(g["seed"], g["stopped"], g["completed"]) for g in lines] == [(0, True, False), (1, True, False), (2, True, False)]
+
+
+def test_the_games_file_has_each_game_as_it_ends(tmp_path, capsys):
+    games = tmp_path / "games.jsonl"
+    assert main(["balance", TOY, "--players", "2", "--games", "4", "--agents", "greedy,random", "--quiet",
+                 "--seed", "7", "--games-file", str(games)]) == 0
+    lines = [json.loads(line) for line in games.read_text().splitlines()]
+    assert [g["seed"] for g in lines] == [7, 8, 9, 10] and all(g["completed"] for g in lines)
+    again = run_study(Config(TOY, 2, "greedy,random", games=4, seed=7))
+    assert [(g["winner"], g["scores"]) for g in lines] == [(r.winner, r.scores) for r in again]
+
+
 def test_balance_command_writes_text_json_and_html(tmp_path, capsys):
     pytest.importorskip("matplotlib", reason="--html needs the ai extra: pip install 'speciation[ai]'")
     out_json, out_html = tmp_path / "study.json", tmp_path / "study.html"

@@ -42,6 +42,8 @@ def format_text(record: dict, summary: dict, comparison: dict | None = None, sec
         lines.append("cards taken (times per game; share of takers who won):")
         for card, entry in summary["cards"].items():
             lines.append(f"  {card}: {entry['per_game']:.2f}; {_pct(entry['taker_won'])}")
+    for stop in summary["stopped"]:
+        lines.append(f"stopped game {stop['index'] + 1} (seed {stop['seed']}), not counted: {stop['error']}")
     for failure in summary["failed"]:
         lines.append(f"error in game {failure['index'] + 1} (seed {failure['seed']}): {failure['error']}")
     if comparison is not None:

@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from typing import Any, Callable
 
-from ..agents import make_agents, play_game
+from ..agents import GameTooLong, make_agents, play_game
 from ..batch import map_games, outcome
 from ..interpreter.game import Game
 
@@ -28,6 +28,7 @@ class Config:
     games: int = 100
     seed: int = 0
     rotate: bool = False
+    max_actions: int = MAX_ACTIONS  # a game not over after this many actions is stopped (and reported)
 
     def seats(self, index: int) -> list[str]:
         """The agent spec of each seat in game *index*."""
@@ -63,6 +64,7 @@ class GameRecord:
     taken: list = field(default_factory=list)  # [card label, seat of the taker]
     seconds: float = 0.0
     error: str | None = None
+    stopped: bool = False  # not over after ``max_actions`` actions: reported, not counted
 
 
 @lru_cache(maxsize=8)
@@ -80,8 +82,10 @@ def play_one(config: Config, index: int) -> GameRecord:
     try:
         game = Game.new(load(config.ruleset, config.variants, config.mods), config.players, seed)
         game.keep_log = False  # a study reads outcomes, never the log
-        play_game(game, make_agents(",".join(seats), config.players, seed), max_actions=MAX_ACTIONS)
+        play_game(game, make_agents(",".join(seats), config.players, seed), max_actions=config.max_actions)
         _outcome(game, record)
+    except GameTooLong as exc:
+        record.stopped, record.error = True, str(exc)
     except Exception as exc:  # reported with its seed, never fatal to the study
         record.error = f"{type(exc).__name__}: {exc}"
     record.seconds = time.process_time() - started
@@ -106,16 +110,19 @@ def _play_task(task: tuple[Config, int]) -> GameRecord:
 
 
 def run_study(config: Config, workers: int = 1, dask: str | None = None,
-              progress: Callable[[int], None] | None = None) -> list[GameRecord]:
+              progress: Callable[[int], None] | None = None,
+              each: Callable[[GameRecord], None] | None = None) -> list[GameRecord]:
     """Play every game of *config*; records in game order. *dask*: the address of a Dask
-    distributed scheduler (``tcp://host:8786``), or a ``distributed.Client``."""
+    distributed scheduler (``tcp://host:8786``), or a ``distributed.Client``. *each* is given
+    every record as soon as its game is over (locally: in game order)."""
     tasks = [(config, index) for index in range(config.games)]
     if dask is not None:
-        return _run_on_dask(tasks, dask, progress)
-    return map_games(_play_task, tasks, workers, progress)
+        return _run_on_dask(tasks, dask, progress, each)
+    return map_games(_play_task, tasks, workers, progress, each)
 
 
-def _run_on_dask(tasks: list, address: Any, progress: Callable[[int], None] | None) -> list[GameRecord]:
+def _run_on_dask(tasks: list, address: Any, progress: Callable[[int], None] | None,
+                 each: Callable[[GameRecord], None] | None) -> list[GameRecord]:
     try:
         from distributed import Client, as_completed
     except ImportError as exc:
@@ -123,7 +130,9 @@ def _run_on_dask(tasks: list, address: Any, progress: Callable[[int], None] | No
     client = address if isinstance(address, Client) else Client(address)
     try:
         futures = client.map(_play_task, tasks, pure=False)
-        for _ in as_completed(futures):
+        for future in as_completed(futures):
+            if each:
+                each(future.result())
             if progress:
                 progress(1)
         return client.gather(futures)

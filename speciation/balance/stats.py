@@ -61,7 +61,10 @@ def summarize(records: list) -> dict:
     agent_wins = Counter(r.agents[r.winner] for r in done if r.winner is not None)
     return {
         "games": len(records), "completed": n,
-        "failed": [{"index": r.index, "seed": r.seed, "error": r.error} for r in records if not r.completed],
+        "failed": [{"index": r.index, "seed": r.seed, "error": r.error}
+                   for r in records if not r.completed and not r.stopped],
+        "stopped": [{"index": r.index, "seed": r.seed, "error": r.error}
+                    for r in records if not r.completed and r.stopped],
         "wins_by_label": _shares(Counter(r.winner_label for r in done if r.winner_label), n),
         "wins_by_seat": {seat + 1: share(sum(r.winner == seat for r in done), n) for seat in range(players)},
         "wins_by_agent": {spec: share(agent_wins[spec], agent_games[spec]) for spec in sorted(agent_games)},

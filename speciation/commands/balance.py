@@ -2,11 +2,14 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+from dataclasses import asdict
 from pathlib import Path
 
 from tqdm import tqdm
 
+from ..balance.runner import MAX_ACTIONS
 from ..dsl.errors import RuleErrors, SpeciationError
 
 
@@ -23,11 +26,12 @@ def cmd_balance(args: argparse.Namespace) -> int:
         players = args.players or ruleset.min_players
         make_agents(args.agents, players)  # the agent list is checked before any game is played
         first = Config(args.ruleset, players, args.agents, tuple(args.variant), tuple(args.mod), args.games,
-                       args.seed, args.rotate)
+                       args.seed, args.rotate, args.max_actions)
         configs = [first]
         if args.compare_mod or args.compare_variant:
             configs.append(Config(args.ruleset, players, args.agents, tuple(args.variant + args.compare_variant),
-                                  tuple(args.mod + args.compare_mod), args.games, args.seed, args.rotate))
+                                  tuple(args.mod + args.compare_mod), args.games, args.seed, args.rotate,
+                                  args.max_actions))
         records = [c.record() for c in configs]
     except RuleErrors as errors:
         print(errors.format(), file=sys.stderr)
@@ -36,10 +40,18 @@ def cmd_balance(args: argparse.Namespace) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     results = []
-    for config in configs:
-        with tqdm(total=config.games, file=sys.stderr, unit="game", disable=args.quiet,
-                  desc=f"{config.ruleset} x{config.players}") as bar:
-            results.append(run_study(config, args.workers, args.dask, bar.update))
+    stream = open(args.games_file, "w", encoding="utf-8") if args.games_file else None
+    try:
+        for number, config in enumerate(configs):
+            def each(record, number=number):  # one JSON line per game, as soon as it is over
+                stream.write(json.dumps({"study": number, **asdict(record)}) + "\n")
+                stream.flush()
+            with tqdm(total=config.games, file=sys.stderr, unit="game", disable=args.quiet,
+                      desc=f"{config.ruleset} x{config.players}") as bar:
+                results.append(run_study(config, args.workers, args.dask, bar.update, each if stream else None))
+    finally:
+        if stream:
+            stream.close()
     summaries = [summarize(r) for r in results]
     comparison = compare(*results) if len(results) == 2 else None
     second = summaries[1] if len(summaries) == 2 else None
@@ -69,6 +81,10 @@ def register(commands) -> None:
                         help="also play with this variant added, and test the difference")
     parser.add_argument("--workers", type=int, default=1, metavar="N", help="worker processes (default 1)")
     parser.add_argument("--dask", metavar="ADDRESS", help="run the games on this Dask scheduler")
+    parser.add_argument("--max-actions", type=int, default=MAX_ACTIONS, metavar="N",
+                        help=f"stop a game not over after N actions; it is reported, not counted (default {MAX_ACTIONS})")
+    parser.add_argument("--games-file", metavar="FILE",
+                        help="write each game's record to FILE as a JSON line as soon as it is over")
     parser.add_argument("--json", metavar="FILE", help="write every figure and game as JSON")
     parser.add_argument("--html", metavar="FILE", help="write an HTML report with plots")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
