@@ -71,6 +71,44 @@ def test_mcts_others_answer_as_the_lookahead_would_and_its_own_nodes_widen_slowl
     assert sum(agent.last_visits.values()) == 149  # every iteration but the first went below the root
 
 
+def test_mcts_breaks_ties_between_equal_priors_at_random():
+    # Marine: placing a pawn acts at once, so the lookahead (one decision ahead: the same seat's
+    # next choice within the action) values every space alike. Widening must then not favour
+    # the actions whose keys sort first.
+    game = Game.new(load_ruleset("marine"), 4, 5)
+    walker = RandomAgent(5, 9)
+    while len(game.legal_actions()) < 10:  # past the setup, to the first turn
+        game.apply(walker.choose(SeatView(game, game.current_player)))
+    seat = SeatView(game, game.current_player)
+    orders = []
+    for seed in range(3):
+        agent = MctsAgent(seed, seat.seat, iterations=2, seconds=0)
+        agent.choose(seat)
+        root = agent.last_root
+        assert len({root.priors[key][seat.seat] for key in root.order}) == 1  # all alike
+        orders.append(root.order)
+    assert all(order != sorted(order) for order in orders)
+    assert orders[0] != orders[1] != orders[2]
+
+
+def test_mcts_picks_by_how_results_compare_not_by_their_scale():
+    # Far behind, every result is squashed near 0; a better action must still be preferred to a
+    # less visited worse one, as it is when the same results are spread over [0, 1].
+    from speciation.agents.mcts import _Node
+
+    def pick(low: float, high: float) -> str:
+        node = _Node()
+        node.actor, node.visits = 0, 16
+        node.priors = {"a": [high], "b": [low]}
+        node.order = ["a", "b"]
+        for key, visits, value in (("a", 9, high), ("b", 4, low)):
+            child = node.children[key] = _Node()
+            child.visits, child.totals = visits, [value * visits]
+        return MctsAgent(0, 0)._select(node, {"a": 1, "b": 2}, 0)
+
+    assert pick(0.2, 0.8) == pick(0.010, 0.011) == "a"
+
+
 def test_agent_options_on_the_command_line():
     agents = make_agents("mcts:iterations=400:cutoff=10, greedy ,random,human", 4, seed=2)
     assert [type(a).__name__ for a in agents] == ["MctsAgent", "GreedyAgent", "RandomAgent", "HumanAgent"]

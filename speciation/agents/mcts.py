@@ -13,6 +13,13 @@ the lookahead would, and the search spends its time on the seat's best candidate
 deeper where they are close. A new node's value is its actor's best prior (after ``cutoff``
 random decisions from there, when asked for), one result in [0, 1] per seat, which every node
 on the path adds up.
+
+Two details matter when the lookahead sees little. Equal priors are ordered at random (when
+a choice only pays off at a later decision of the same seat, every action looks alike one
+decision ahead, and widening must not favour the ones whose keys sort first). And UCB1 compares
+the candidates' mean results rescaled to [0, 1] among them (min-max, as MuZero normalises its
+values): a seat far behind or far ahead sees all its results squashed near 0 or 1, and without
+the rescaling the exploration term alone would decide.
 """
 from __future__ import annotations
 
@@ -26,7 +33,7 @@ from .evaluation import Snapshot, results
 
 
 class _Node:
-    __slots__ = ("children", "priors", "order", "visits", "totals", "actor")
+    __slots__ = ("children", "priors", "order", "visits", "totals", "actor", "ties")
 
     def __init__(self):
         self.children: dict[str, _Node] = {}
@@ -35,18 +42,20 @@ class _Node:
         self.visits = 0
         self.totals: list[float] | None = None
         self.actor = 0  # who decides here
+        self.ties: dict[str, float] = {}  # a random tie-break between equal priors
 
 
 class MctsAgent:
     """Options: ``iterations`` (default 300), ``cutoff`` (random decisions played from a new
     node before the evaluation values the position, default 0), ``seconds`` (time budget per
-    decision, CPU time, default 0.5), ``explore`` (the UCB1 constant, default 0.5), ``width``
+    decision, CPU time, default 0.5), ``explore`` (the UCB1 constant on results rescaled to [0, 1]
+    among a node's candidates, default 1), ``width``
     (the seat considers at most its best ``width`` actions by the lookahead; 0: all of them;
     default 0), ``widen`` (a node considers its best ``widen`` × √visits children; 0: all of
     them; default 1)."""
 
     def __init__(self, seed: int = 0, seat: int = 0, iterations: int = 300, cutoff: int = 0,
-                 seconds: float = 0.5, explore: float = 0.5, width: int = 0, widen: float = 1.0):
+                 seconds: float = 0.5, explore: float = 1.0, width: int = 0, widen: float = 1.0):
         self.rng = random.Random(f"speciation-mcts:{seed}:{seat}")
         self.iterations = max(1, int(iterations))
         self.cutoff = max(0, int(cutoff))
@@ -107,18 +116,20 @@ class MctsAgent:
             for i, result in enumerate(value):
                 node.totals[i] += result
 
-    @staticmethod
-    def _expand(node: _Node, game: Game, legal: dict, width: int = 0) -> None:
-        """Value the actions of *node* not valued yet by the lookahead, in this game."""
+    def _expand(self, node: _Node, game: Game, legal: dict, width: int = 0) -> None:
+        """Value the actions of *node* not valued yet by the lookahead, in this game; equal
+        priors in a random order (as the greedy agent breaks its ties), so that widening
+        does not favour the actions that sort first when the lookahead sees no difference."""
         if node.priors is None:
-            node.priors, node.actor = {}, game.current_player
+            node.priors, node.actor, node.ties = {}, game.current_player, {}
         snapshot = Snapshot(game)
         for key, value in legal.items():
             if key not in node.priors:
                 copy = snapshot.copy()
                 copy.apply(value)
                 node.priors[key] = results(copy)
-        node.order = sorted(node.priors, key=lambda k: (-node.priors[k][node.actor], k))
+                node.ties[key] = self.rng.random()
+        node.order = sorted(node.priors, key=lambda k: (-node.priors[k][node.actor], node.ties[k]))
         if width:  # the root: the seat's best few only
             node.order = node.order[:width]
 
@@ -140,8 +151,11 @@ class MctsAgent:
             return candidates[0]
         if self.widen:
             candidates = candidates[:max(1, math.ceil(self.widen * math.sqrt(node.visits)))]
+        means = {key: self._mean(node, key) for key in candidates}
+        low, high = min(means.values()), max(means.values())
+        span = high - low or 1.0  # means rescaled to [0, 1] among the candidates
         spread = self.explore * math.sqrt(math.log(node.visits + 1))
-        return max(candidates, key=lambda key: self._mean(node, key) + spread / math.sqrt(self._visits(node, key)))
+        return max(candidates, key=lambda key: (means[key] - low) / span + spread / math.sqrt(self._visits(node, key)))
 
     @staticmethod
     def _visits(node: _Node, key: str) -> int:
