@@ -26,7 +26,8 @@ SAVE_FORMAT, SAVE_VERSION = saves.SAVE_FORMAT, saves.SAVE_VERSION
 
 class Action:
     """One legal option of the pending decision. ``value`` is plain data (a copy: changing
-    it changes nothing in the game); ``label`` is its display text (computed when first
+    it changes nothing in the game; an action from ``legal_actions`` copies it from the
+    decision's options when it is first read); ``label`` is its display text (computed when first
     asked for); ``decision`` the id of the decision it answers (``Game.decision_id``), so
     that it is refused by any other decision or game."""
 
@@ -35,7 +36,7 @@ class Action:
     def __init__(self, value: Any, label: str | None = None, describe=None, decision: str | None = None):
         self.value = value
         self._label = label
-        self._offer = (describe, decision)  # shared by the actions of one decision
+        self._offer = (describe, decision)  # shared by the actions of one decision (see _Offered)
 
     @property
     def decision(self) -> str | None:
@@ -59,14 +60,38 @@ class Action:
 
 
 class _Offered(Action):
-    """An action made by ``legal_actions`` (cheaper to make: one shared offer)."""
+    """An action made by ``legal_actions`` (cheaper to make: one shared offer, and its value
+    copied from the decision's options only when first read). It knows its option's index,
+    so that ``apply`` of it at its own decision needs no search."""
 
-    __slots__ = ()
+    __slots__ = ("_raw", "_index")
 
-    def __init__(self, value: Any, offer: tuple):
-        self.value = value
+    def __init__(self, raw: Any, offer: tuple, index: int):
+        self._raw = raw  # the option as the pending decision holds it (_COPIED once copied)
         self._label = None
         self._offer = offer
+        self._index = index
+
+    @property
+    def value(self) -> Any:
+        raw = self._raw
+        if raw is _COPIED:
+            return _VALUE.__get__(self)
+        if raw.__class__ in _IMMUTABLE:
+            return raw
+        value = _copy(raw)
+        _VALUE.__set__(self, value)
+        self._raw = _COPIED
+        return value
+
+    @value.setter
+    def value(self, value: Any) -> None:
+        _VALUE.__set__(self, value)
+        self._raw = _COPIED
+
+
+_VALUE = Action.value  # the slot _Offered's property keeps a copied value in
+_COPIED = object()
 
 
 PASS_LABEL = "pass (decline)"
@@ -83,6 +108,7 @@ class Game:
         self._token = secrets.token_hex(6)   # this game's identity (shared by its clones)
         self._history: dict | None = None    # how the game began and its decisions; None: unknown
         self.decision_number = 0             # decisions taken so far
+        self._offer: tuple | None = None      # (describer, decision id, pending) of the last listing
 
     @property
     def lang(self) -> str | None:
@@ -210,8 +236,11 @@ class Game:
         pending = self.state["pending"]
         if pending is None:
             return []
-        offer = (self._machine.option_describer(), self.decision_id)
-        actions = list(map(_Offered, _copy_options(pending["options"]), repeat(offer)))
+        offer = self._offer
+        if offer is None or offer[2] is not pending:  # the first listing of this decision
+            offer = self._offer = (self._machine.option_describer(), self.decision_id, pending)
+        options = pending["options"]
+        actions = list(map(_Offered, options, repeat(offer), range(len(options))))
         if pending["optional"]:
             actions.append(Action(None, PASS_LABEL, None, offer[1]))
         return actions
@@ -225,17 +254,20 @@ class Game:
         pending = self.state["pending"]
         if pending is None:
             raise IllegalActionError("the game is over; no action is legal")
-        if isinstance(action, Action):
-            self._check_decision(action.decision, pending)
-            value = action.value
+        offer = self._offer
+        if action.__class__ is _Offered and action._offer is offer and offer[2] is pending \
+                and action._raw is not _COPIED:
+            index = action._index  # offered for this very decision, its value unread: no search
         else:
-            value = action
-        index = _index(value, pending["options"])
-        if index is None and not (value is None and pending["optional"]):
-            shown = ", ".join(a.label for a in self.legal_actions()[:12])
-            raise IllegalActionError(
-                f"{self._machine.label(value)!r} is not a legal choice for "
-                f"'{pending['prompt'] or pending['var']}' now; legal: {shown}")
+            if isinstance(action, Action):
+                self._check_decision(action.decision, pending)
+                action = action.value
+            index = _index(action, pending["options"])
+            if index is None and not (action is None and pending["optional"]):
+                shown = ", ".join(a.label for a in self.legal_actions()[:12])
+                raise IllegalActionError(
+                    f"{self._machine.label(action)!r} is not a legal choice for "
+                    f"'{pending['prompt'] or pending['var']}' now; legal: {shown}")
         value = _copy(pending["options"][index]) if index is not None else None
         if self._machine.keep_log:
             self._log_choice(pending, value)
@@ -326,6 +358,7 @@ class Game:
         forgets the rule-function values it remembers."""
         self._machine.memo.clear()
         self._machine.static_memo.clear()
+        self._offer = None  # actions listed before are checked as any other
         self._history = None
 
     @property
@@ -427,18 +460,7 @@ def _index(value: Any, options: list) -> int | None:
     return None
 
 
-_IMMUTABLE = {str, int, bool, float, type(None)}
-
-
-def _copy_options(options: list) -> list:
-    """Copies of the options, made in one go (no per-option cost); options that are all
-    immutable (words, entities, numbers) need no copy."""
-    if set(map(type, options)) <= _IMMUTABLE:
-        return options
-    try:
-        return marshal.loads(marshal.dumps(options))
-    except ValueError:  # not plain data
-        return [_copy(v) for v in options]
+_IMMUTABLE = frozenset({str, int, bool, float, type(None)})
 
 
 def _clone_state(state: dict) -> dict:

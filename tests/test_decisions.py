@@ -67,6 +67,18 @@ def test_option_values_are_copies(tmp_path):
     game.state["ent"]["game"]["got"].append(5)  # nor does the chosen value share the option's list
     assert game.state["ent"]["game"]["pairs"] == [[1, 2], [3, 4]]
 
+    # an action's value is copied when first read: an action changed so is taken as its value
+    game = Game.new(load_ruleset(str(tmp_path)))
+    first, second = game.legal_actions()
+    first.value.append("changed")
+    with pytest.raises(IllegalActionError, match="not a legal choice"):
+        game.apply(first)
+    assert game.pending["options"] == [[1, 2], [3, 4]]
+    game.apply(second)  # unread: taken by its index (no search), bound to a copy
+    assert game.state["ent"]["game"]["got"] == [3, 4] and second.value == [3, 4]
+    game.state["ent"]["game"]["got"].append(5)
+    assert game.state["ent"]["game"]["pairs"] == [[1, 2], [3, 4]] and second.value == [3, 4]
+
 
 @pytest.mark.parametrize("kwargs, fragment", [
     ({"players": 7}, "takes 2 to 6 players, not 7"),
