@@ -380,6 +380,21 @@ class Game:
     def keep_log(self, keep: bool) -> None:
         self._machine.keep_log = bool(keep)
 
+    @property
+    def chance_source(self):
+        """Where chance outcomes come from: None (the game's own generator, the default) or
+        an object whose ``take(n)`` gives each chance step's outcome, 0 to n - 1, such as a
+        ``ChanceTape`` (``interpreter/chance.py``); a scripted ``chance`` list still comes
+        first for ``draw``. Not part of the state: saves, views and clones leave it out. A
+        game given one forgets its history (its seed no longer decides its chance)."""
+        return self._machine.chance_source
+
+    @chance_source.setter
+    def chance_source(self, source) -> None:
+        self._machine.chance_source = source
+        if source is not None:
+            self._history = None
+
     def clone(self) -> "Game":
         """An independent copy of this game (the same game: actions offered by one are
         accepted by the other at the same decision)."""

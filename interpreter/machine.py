@@ -46,7 +46,7 @@ class Machine:
     """Runs rules against one game state; also the ``rt`` every closure receives."""
 
     __slots__ = ("ruleset", "state", "ent", "nodes", "memo", "static_memo", "names", "keep_log",
-                 "limits", "meter", "log_chars")
+                 "limits", "meter", "log_chars", "chance_source")
 
     def __init__(self, ruleset, state: dict):
         self.ruleset = ruleset
@@ -60,6 +60,7 @@ class Machine:
         self.limits: Limits = DEFAULT  # budgets at run time (see limits.py)
         self.meter = Meter(self.limits)
         self.log_chars = 0  # characters logged by this machine (bounded by limits.log_chars)
+        self.chance_source = None  # None: the generator; else chance outcomes from outside (chance.py)
 
     # ---- services for compiled expressions ------------------------------------------
 
@@ -110,6 +111,9 @@ class Machine:
         self.meter = Meter(limits)
 
     def random_below(self, n: int) -> int:
+        """Every chance step's outcome (0 to n - 1): the chance source's, else the generator's."""
+        if self.chance_source is not None:
+            return self.chance_source.take(n)
         self.state["rng"], value = rng.next_value(self.state["rng"])
         return value % n
 

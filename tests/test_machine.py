@@ -199,6 +199,30 @@ def test_scripted_chance_outcome_must_be_available(tmp_path):
     assert "rules.yaml:4:5: the scripted chance outcome z is not available (there are: [a, b, c])" in str(caught.value)
 
 
+def test_chance_from_a_tape_asks_for_each_outcome(tmp_path):
+    """A chance source answers every chance step (a draw among 4, then the shuffle's swaps among
+    3 and 2); a tape that runs out says how many outcomes the next step has. The source is not
+    state: the seed's generator is untouched, and saves, views and clones leave it out."""
+    from speciation.interpreter.chance import ChanceNeeded, ChanceTape
+    ruleset = load(tmp_path, main('draw x from game.bag\nshuffle game.bag\nlog("{} {}", x, game.bag)'))
+    for outcomes, n in (([], 4), ([1], 3), ([1, 2], 2)):
+        game = Game.new(ruleset, start=False)
+        game.chance_source = ChanceTape(outcomes)
+        with pytest.raises(ChanceNeeded) as needed:
+            game.start("main")
+        assert needed.value.n == n
+    game = Game.new(ruleset, seed=3, start=False)
+    before = game.state["rng"]
+    game.chance_source = ChanceTape([1, 0, 0])  # x = b; [a, c, a] -> [a, c, a] -> [c, a, a]
+    game.start("main")
+    assert game.log == ["b [c, a, a]"] and game.state["rng"] == before and game.history is None
+    assert game.clone().chance_source is None and "ChanceTape" not in game.to_json() + str(game.view(0))
+    with pytest.raises(RuleRuntimeError, match="chance outcome 5 is not one of the 4"):
+        game = Game.new(ruleset, start=False)
+        game.chance_source = ChanceTape([5])
+        game.start("main")
+
+
 def test_draw_from_an_empty_list_gives_none(tmp_path):
     game = run(tmp_path, 'clear(game.bag)\ndraw x from game.bag\nlog("{}", x)')
     assert game.log == ["none"]
