@@ -1,12 +1,30 @@
 """Any ruleset as an OpenSpiel Python game, ``python_speciation`` (registered on import).
 
-Parameters: ``ruleset`` (a builtin name or a folder, default "original"), ``players``
-(default 2) and ``seeds`` (default 1000). The first node is a chance node choosing the game's
-seed among ``seeds`` equally likely outcomes (all the game's later chance follows from it,
-inside the rules); then each decision is the pending player's, its actions the indices of the
-legal options (``Game.legal_actions()``). Each player observes only its seat's view
-(``Game.view``, as JSON text without the log); its information state adds the log lines it
-may read. The winner gets 1, the others 0 (a tie without a winner shares 1).
+Parameters: ``ruleset`` (a builtin name or a folder, default "original") and ``players``
+(default 2). Every chance step of the rules is an explicit chance node: the outcome of each
+``draw`` (which of the n items of the list) and of each swap of a ``shuffle`` (Fisher-Yates:
+n, n - 1, ..., 2 outcomes), every outcome equally likely, in the order the rules meet them,
+from the setup on (the game's seed plays no part). A decision is the pending player's, its
+actions the indices of the legal options (``Game.legal_actions()``).
+
+How: the state keeps the game as it was before the step being resolved (the setup, or the
+action just chosen) and the outcomes chosen so far. The step is run on a copy with those
+outcomes as its chance (``Game.chance_source``, a ``ChanceTape``); if it needs one more, the
+copy is dropped and the state is a chance node with that step's n outcomes; once the step
+runs to its end, the copy becomes the game. So a step with k chance steps is run k + 1
+times from its start (on copies; the game before it is never touched).
+
+``max_chance_outcomes`` bounds n. The lists rules draw from or shuffle hold the game's pieces
+(cards, tiles, disks: 108 at most in either edition), so the bound is the number of values
+the game holds after its setup: its entities plus every attribute value and list item in
+them, counted in a game set up with the generator for that player count (about 1,400 for
+the original with 2 players, 1,800 for Marine). A chance step with more
+outcomes (a list made on the spot, longer than all the game's pieces) raises ValueError.
+
+Each player observes only its seat's view (``Game.view``, as JSON text without the log) of
+the game before the step being resolved, so no chance outcome shows before its step is
+over, and then only as the view shows it; its information state adds the log lines it may
+read. The winner gets 1, the others 0 (a tie without a winner shares 1).
 
 >>> import pyspiel, speciation.adapters.openspiel  # doctest: +SKIP
 >>> game = pyspiel.load_game("python_speciation", {"ruleset": "marine", "players": 3})  # doctest: +SKIP
@@ -14,18 +32,20 @@ may read. The winner gets 1, the others 0 (a tie without a winner shares 1).
 from __future__ import annotations
 
 import json
+from copy import deepcopy
 from functools import lru_cache
 
 import numpy as np
 import pyspiel
 
 from ..dsl.ruleset import load_ruleset
+from ..interpreter.chance import ChanceNeeded, ChanceTape
 from ..interpreter.game import Game
 
 MAX_ACTIONS = 1024
 MAX_GAME_LENGTH = 100_000
-_DEFAULTS = {"ruleset": "original", "players": 2, "seeds": 1000}
-
+_DEFAULTS = {"ruleset": "original", "players": 2}
+_SETUP = "setup"  # the step run first: the ruleset's main macro up to its first decision
 _GAME_TYPE = pyspiel.GameType(
     short_name="python_speciation",
     long_name="Speciation (any ruleset)",
@@ -48,14 +68,31 @@ def _ruleset(name: str):
     return load_ruleset(name)
 
 
+@lru_cache(maxsize=32)
+def chance_bound(name: str, players: int) -> int:
+    """The most outcomes a chance step may have (see the module's doc): the entities, plus
+    every value in them, after a setup."""
+    game = Game.new(_ruleset(name), players, 0)
+    return len(game.state["ent"]) + _count_values(game.state["ent"])
+
+
+def _count_values(value) -> int:
+    if isinstance(value, dict):
+        return sum(_count_values(item) for item in value.values())
+    if isinstance(value, list):
+        return sum(_count_values(item) for item in value)
+    return 1
+
+
 class SpeciationGame(pyspiel.Game):
     def __init__(self, params=None):
         params = {**_DEFAULTS, **(params or {})}
-        ruleset, players, seeds = _ruleset(str(params["ruleset"])), int(params["players"]), int(params["seeds"])
+        ruleset, players = _ruleset(str(params["ruleset"])), int(params["players"])
         if not ruleset.min_players <= players <= ruleset.max_players:
             raise ValueError(f"{ruleset.name} takes {ruleset.min_players} to {ruleset.max_players} "
                              f"players, not {players}")
-        info = pyspiel.GameInfo(num_distinct_actions=MAX_ACTIONS, max_chance_outcomes=seeds,
+        info = pyspiel.GameInfo(num_distinct_actions=MAX_ACTIONS,
+                                max_chance_outcomes=chance_bound(str(params["ruleset"]), players),
                                 num_players=players, min_utility=0.0, max_utility=1.0,
                                 utility_sum=1.0, max_game_length=MAX_GAME_LENGTH)
         super().__init__(_GAME_TYPE, info, params)
@@ -73,45 +110,102 @@ class _Spec:
 
     def __init__(self, game):
         params = {**_DEFAULTS, **game.get_parameters()}
-        self.ruleset = _ruleset(str(params["ruleset"]))
-        self.players = int(params["players"])
-        self.seeds = int(params["seeds"])
+        self.name, self.players = str(params["ruleset"]), int(params["players"])
+        self.bound = chance_bound(self.name, self.players)
+
+    def __deepcopy__(self, memo):  # pyspiel's clone deep-copies a state's attributes
+        return self
+
+
+class _Position:
+    """``inner``: the game before the step being resolved; ``step``: that step (``"setup"``,
+    an ``Action`` of ``inner``, or None); ``outcomes``: its chance outcomes chosen so far;
+    ``need``: the number of outcomes of its next chance step (None: not a chance node)."""
+
+    __slots__ = ("inner", "step", "outcomes", "need")
+
+    def __init__(self, inner: Game, step=None, outcomes: list | None = None, need: int | None = None):
+        self.inner, self.step, self.outcomes, self.need = inner, step, outcomes or [], need
+
+    def __deepcopy__(self, memo):
+        return _Position(self.inner.clone(), self.step, list(self.outcomes), self.need)
+
+    def run(self, step, bound: int) -> None:
+        """Run *step* on a copy with the outcomes so far: a chance node if it needs another."""
+        twin = self.inner.clone()
+        twin.chance_source = ChanceTape(self.outcomes)
+        try:
+            if step is _SETUP:
+                twin.start("main")
+            else:
+                twin.apply(step)
+        except ChanceNeeded as needed:
+            if needed.n > bound:
+                raise ValueError(f"a chance step with {needed.n} outcomes, more than the {bound} "
+                                 "this game allows (max_chance_outcomes)") from None
+            self.step, self.need = step, needed.n
+            return
+        twin.chance_source = None
+        self.inner, self.step, self.outcomes, self.need = twin, None, [], None
+
+
+@lru_cache(maxsize=32)
+def _start(name: str, players: int) -> _Position:
+    """The position of a new game (the same for every game: the setup up to its first chance)."""
+    position = _Position(Game.new(_ruleset(name), players, start=False))
+    position.run(_SETUP, chance_bound(name, players))
+    return position
 
 
 class SpeciationState(pyspiel.State):
-    def __init__(self, game: SpeciationGame, inner: Game | None = None, spec: _Spec | None = None):
+    def __init__(self, game: SpeciationGame):
         super().__init__(game)
-        self._spec = spec or _Spec(game)
-        self.inner = inner
+        self._spec = _Spec(game)
+        self._at: _Position | None = None  # made when first needed (pyspiel's clone sets it)
+
+    @property
+    def position(self) -> _Position:
+        if self._at is None:
+            self._at = deepcopy(_start(self._spec.name, self._spec.players))
+        return self._at
+
+    @property
+    def inner(self) -> Game:
+        """The game before the step being resolved (all of it when no chance is pending)."""
+        return self.position.inner
 
     def current_player(self):
-        if self.inner is None:
+        at = self.position
+        if at.need is not None:
             return pyspiel.PlayerId.CHANCE
-        if self.inner.is_over:
+        if at.inner.is_over:
             return pyspiel.PlayerId.TERMINAL
-        return self.inner.current_player
+        return at.inner.current_player
 
     def _legal_actions(self, player):
-        return list(range(len(self.inner.legal_actions())))
+        at = self.position
+        return list(range(at.need if at.need is not None else len(at.inner.legal_actions())))
 
     def chance_outcomes(self):
-        share = 1.0 / self._spec.seeds
-        return [(seed, share) for seed in range(self._spec.seeds)]
+        need = self.position.need
+        return [(outcome, 1.0 / need) for outcome in range(need)]
 
     def _apply_action(self, action):
-        if self.inner is None:
-            self.inner = Game.new(self._spec.ruleset, self._spec.players, int(action))
+        at = self.position
+        if at.need is not None:
+            at.outcomes.append(int(action))
+            at.run(at.step, self._spec.bound)
         else:
-            self.inner.apply(self.inner.legal_actions()[action])
+            at.run(at.inner.legal_actions()[action], self._spec.bound)
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
-            return f"seed {action}"
-        actions = self.inner.legal_actions()
+            return f"chance outcome {action}"
+        actions = self.inner.legal_actions() if self.position.need is None else []
         return actions[action].label if 0 <= action < len(actions) else f"option {action}"
 
     def is_terminal(self):
-        return self.inner is not None and self.inner.is_over
+        return self.position.need is None and self.inner.is_over
 
     def returns(self):
         count = self._spec.players
@@ -124,12 +218,10 @@ class SpeciationState(pyspiel.State):
         best = [seat for seat in range(count) if scores[seat] == max(scores)]
         return [1.0 / len(best) if seat in best else 0.0 for seat in range(count)]
 
-    def __deepcopy__(self, memo):
-        return SpeciationState(self.get_game(), self.inner.clone() if self.inner is not None else None,
-                               self._spec)
-
     def __str__(self):
-        return "(chance: the seed)" if self.inner is None else self.inner.digest()
+        at = self.position
+        digest = at.inner.digest()
+        return digest if at.need is None else f"{digest} chance {at.outcomes} of {at.need}"
 
 
 class SeatObserver:
@@ -144,8 +236,6 @@ class SeatObserver:
         pass
 
     def string_from(self, state, player):
-        if state.inner is None:
-            return "{}"
         view = state.inner.view(player)
         if not self.perfect_recall:
             view.pop("log", None)
