@@ -170,9 +170,17 @@ class _Writer:
         source = self.expr(source_tree, names)
         out, var, append = self.tmp(), self.tmp(), self.tmp()
         inner = dict(names, **{str(name): var})
+        self.charge(f"len({source})")  # one unit of work per item, as limits.charge
+        elt = quick(self, elt_tree, inner, var)
+        keep = quick(self, cond_tree, inner, var, truth=True) if cond_tree is not None else ""
+        fast = elt is not None and keep is not None
+        if fast:  # a Python comprehension, and the loop below (it raises the right error) if it fails
+            self.emit("try:")
+            self.emit(f"    {out} = [{elt} for {var} in {source}{' if ' + keep if keep else ''}]")
+            self.emit("except (KeyError, TypeError):")
+            self.depth += 1
         self.emit(f"{out} = []")
         self.emit(f"{append} = {out}.append")
-        self.charge(f"len({source})")  # one unit of work per item, as limits.charge
         self.loops.append([len(self.lines), self.depth, var, self.count, {}])
         self.emit(f"for {var} in {source}:")
         self.depth += 1
@@ -187,6 +195,8 @@ class _Writer:
         finally:
             self.loops.pop()
         self.depth -= 2 if cond_tree is not None else 1
+        if fast:
+            self.depth -= 1
         return out
 
     def charge(self, units: str = "1") -> None:
@@ -460,3 +470,6 @@ def generate(compiler, tree: Tree, scope_names: set[str]):
     fn.tree = tree  # a rule function's body is generated again with its parameters as locals
     fn.names = frozenset(scope_names)  # and statement code inlines it (codegen_statements.py)
     return fn
+
+
+from .codegen_quick import quick  # noqa: E402 (it reads this module's helpers)

@@ -178,6 +178,11 @@ LATE = {"outer(x)": "inner(x)\ngame.n += x",  # inner is inlined into outer's co
     ("outer(0)", {"outer(x)": "repeat x:\n    let k = 1\ngame.n += k"}, "'k' has no value here"),
     ("outer(0)", {"outer(x)": "inner(x)", "inner(y)": "emit ping(y)"},  # through an inlined emit
      "division by zero"),
+    # simple comprehensions run as Python comprehensions first: a failing one fails as the loop
+    ("outer(1)", {"outer(x)": "let ys = [q.bag for q in entities(player)]\ngame.n += 1"},
+     "has no attribute 'bag'"),
+    ("outer(1)", {"outer(x)": "let ys = [q for q in [x, 2] if q.vp == 0 or q.vp > 0]\ngame.n += 1"},
+     "1 is not an entity"),
 ])
 def test_names_as_python_locals_fail_as_names_in_env(tmp_path, body, macros, wanted, monkeypatch):
     """Pure macro bodies keep their names in Python locals (small ones inlined): a name read

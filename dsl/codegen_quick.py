@@ -1,0 +1,57 @@
+"""Simple comprehensions as Python comprehensions (see ``_Writer.x_comprehension``).
+
+A comprehension whose element and test are simple is first run as a Python list
+comprehension that reads attributes straight from the entity records; the writer's
+careful loop, which raises the machine's own error, runs only when that fails.
+"""
+from __future__ import annotations
+
+from lark import Tree
+
+from .codegen import _RELATIONS, _ident
+
+
+def quick(writer, tree, names: dict[str, str], var: str, truth: bool = False) -> str | None:
+    """A comprehension's element or test as one Python expression, when it is simple:
+    literals, names bound before the loop, attributes of the loop's item (read
+    directly: a missing one raises KeyError or TypeError), one comparison, membership,
+    not (and, or where only tested). None when it is not so simple."""
+    if not isinstance(tree, Tree):
+        return None
+    kind, parts = tree.data, tree.children
+    if kind == "number":
+        return writer.x_number(tree, names)
+    if kind == "string":
+        return writer.x_string(tree, names)
+    if kind == "name":
+        name = str(parts[0])
+        if name in names:
+            return names[name]
+        if name in writer.locals or name not in writer.compiler.constants:
+            return None
+        return writer.x_name(tree, names)
+    if kind == "attr":
+        item = parts[0]
+        if isinstance(item, Tree) and item.data == "name" and names.get(str(item.children[0])) == var:
+            return f"ent[{var}][{_ident(str(parts[1]))}]"
+        return None
+    if kind == "comparison" and len(parts) == 3 and str(parts[1]) in _RELATIONS:
+        left, right = quick(writer, parts[0], names, var), quick(writer, parts[2], names, var)
+        op = str(parts[1])
+        if left is None or right is None:
+            return None
+        if op in ("==", "!=") and "None" in (left, right):
+            op = "is" if op == "==" else "is not"
+        return f"({left} {op} {right})"
+    if kind in ("in_op", "not_in_op"):
+        item, box = quick(writer, parts[0], names, var), quick(writer, parts[-1], names, var)
+        op = "in" if kind == "in_op" else "not in"
+        return None if item is None or box is None else f"({item} {op} {box})"
+    if kind == "not_op":
+        inner = quick(writer, parts[0], names, var, truth=True)
+        return None if inner is None else f"(not {inner})"
+    if truth and kind in ("and_expr", "or_expr"):
+        tests = [quick(writer, part, names, var, truth=True) for part in parts]
+        joiner = " and " if kind == "and_expr" else " or "
+        return None if None in tests else "(" + joiner.join(tests) + ")"
+    return None
