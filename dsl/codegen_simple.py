@@ -53,14 +53,17 @@ def _kept(w, tree: Tree) -> str:
     if tree.data in _TRUTHS or (tree.data == "comparison" and
                                 all(str(op) in _RELATIONS for op in tree.children[1::2])):
         return value
+    if value in ("None", "True", "False"):  # keep gives these back as they are
+        return value
     kept = w.tmp()
     if tree.data in ("comprehension", "list_lit"):  # check_value's own test for a list, first
         w.emit(f"{kept} = {value} if len({value}) <= lim.sequence else _check(lim, {value})")
-    elif value in ("None", "True", "False") or value.lstrip("-").isdigit():  # a literal
+    elif value.lstrip("-").isdigit():  # a literal number
         w.emit(f"{kept} = _keep(lim, {value})")
-    else:  # keep's own test for a small number, first
-        w.emit(f"{kept} = {value} if {value}.__class__ is int and {-SMALL} < {value} < {SMALL} "
-               f"and lim.number_digits > 6 else _keep(lim, {value})")
+    else:  # keep's own tests for a short text (the commonest: an entity, a word) and a small number, first
+        w.emit(f"{kept} = {value} if {value}.__class__ is str and len({value}) <= lim.text or "
+               f"{value}.__class__ is int and {-SMALL} < {value} < {SMALL} and lim.number_digits > 6 "
+               f"else _keep(lim, {value})")
     return kept
 
 
@@ -78,7 +81,9 @@ def _aug(w, tree: Tree) -> None:
     old = w.expr(_target_as_expr(target), {})
     value = w.expr(value_tree, {})
     out = w.tmp()
-    w.emit(f"{out} = _check(lim, {old} {'+' if str(op) == '+=' else '-'} {value})")
+    w.emit(f"{out} = {old} {'+' if str(op) == '+=' else '-'} {value}")
+    w.emit(f"if not ({out}.__class__ is int and {-SMALL} < {out} < {SMALL} and lim.number_digits > 6):")
+    w.emit(f"    {out} = _check(lim, {out})  # check_value's own test for a small number, first")
     _store(w, target, out)
 
 
