@@ -171,11 +171,17 @@ class _Writer:
         out, var, append = self.tmp(), self.tmp(), self.tmp()
         inner = dict(names, **{str(name): var})
         self.charge(f"len({source})")  # one unit of work per item, as limits.charge
+        mark = len(self.lines)
+        self.depth += 1  # (the reads of rule-local names it needs: in the try below)
         elt = quick(self, elt_tree, inner, var)
         keep = quick(self, cond_tree, inner, var, truth=True) if cond_tree is not None else ""
+        self.depth -= 1
+        reads = self.lines[mark:]
+        del self.lines[mark:]
         fast = elt is not None and keep is not None
         if fast:  # a Python comprehension, and the loop below (it raises the right error) if it fails
             self.emit("try:")
+            self.lines += reads
             self.emit(f"    {out} = [{elt} for {var} in {source}{' if ' + keep if keep else ''}]")
             self.emit("except (KeyError, TypeError):")
             self.depth += 1

@@ -13,9 +13,9 @@ from .codegen import _RELATIONS, _ident
 
 def quick(writer, tree, names: dict[str, str], var: str, truth: bool = False) -> str | None:
     """A comprehension's element or test as one Python expression, when it is simple:
-    literals, names bound before the loop, attributes of the loop's item (read
-    directly: a missing one raises KeyError or TypeError), one comparison, membership,
-    not (and, or where only tested). None when it is not so simple."""
+    literals and list literals, names (a rule-local one read before the loop), attributes
+    of the loop's item (read directly: a missing one raises KeyError or TypeError), one
+    comparison, membership, not (and, or where only tested). None when it is not so simple."""
     if not isinstance(tree, Tree):
         return None
     kind, parts = tree.data, tree.children
@@ -27,9 +27,12 @@ def quick(writer, tree, names: dict[str, str], var: str, truth: bool = False) ->
         name = str(parts[0])
         if name in names:
             return names[name]
-        if name in writer.locals or name not in writer.compiler.constants:
-            return None
-        return writer.x_name(tree, names)
+        if name in writer.locals:  # read before the comprehension, in its try (an unset one
+            return writer.x_name(tree, names)  # raises KeyError: the loop then says so, if it reads it)
+        return writer.x_name(tree, names) if name in writer.compiler.constants else None
+    if kind == "list_lit":
+        items = [quick(writer, item, names, var) for item in (parts[0].children if parts[0] is not None else [])]
+        return None if None in items else "[" + ", ".join(items) + "]"
     if kind == "attr":
         item = parts[0]
         if isinstance(item, Tree) and item.data == "name" and names.get(str(item.children[0])) == var:

@@ -183,6 +183,10 @@ LATE = {"outer(x)": "inner(x)\ngame.n += x",  # inner is inlined into outer's co
      "has no attribute 'bag'"),
     ("outer(1)", {"outer(x)": "let ys = [q for q in [x, 2] if q.vp == 0 or q.vp > 0]\ngame.n += 1"},
      "1 is not an entity"),
+    ("outer(1)", {"outer(x)": "if x > 5:\n    let z = 1\nlet ys = [[z, q] for q in entities(player)]\ngame.n += 1"},
+     "'z' has no value here"),  # a rule-local name read for a simple comprehension, unset
+    ("outer(1)", {"outer(x)": "if x > 5:\n    let z = 1\nlet ys = [[z, q] for q in range(0)]\ngame.n += 1"},
+     None),  # ... and never read by the loop: no error
 ])
 def test_names_as_python_locals_fail_as_names_in_env(tmp_path, body, macros, wanted, monkeypatch):
     """Pure macro bodies keep their names in Python locals (small ones inlined): a name read
