@@ -179,11 +179,20 @@ class Machine:
                     continue
                 stmt = node
                 env = stack[frame[3]][2]
-                if kind is g.For:
-                    if frame[1] < len(frame[2]):
-                        env[node.var] = frame[2][frame[1]]
+                if kind is g.For:  # its rounds: a body with a runner is run here, round after round
+                    items, body = frame[2], node.body
+                    while frame[1] < len(items):
+                        env[node.var] = items[frame[1]]
                         frame[1] += 1
-                        stack.append([node.body.id, 0, None, frame[3]])
+                        child = [body.id, 0, None, frame[3]]
+                        stack.append(child)
+                        stmt = body
+                        if not body.runner or body.runner(self, child, env):
+                            break  # the machine steps the body, or it paused (or unwound)
+                        stack.pop()
+                        meter.left -= 1
+                        if meter.left < meter.next_check:
+                            meter.check()
                     else:
                         stack.pop()
                 elif kind is g.While:
