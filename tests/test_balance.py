@@ -69,6 +69,8 @@ def test_the_games_file_has_each_game_as_it_ends(tmp_path, capsys):
     assert [g["seed"] for g in lines] == [7, 8, 9, 10] and all(g["completed"] for g in lines)
     again = run_study(Config(TOY, 2, "greedy,random", games=4, seed=7))
     assert [(g["winner"], g["scores"]) for g in lines] == [(r.winner, r.scores) for r in again]
+    assert main(["balance", TOY, "--games", "1", "--quiet", "--games-file", str(tmp_path / "no" / "f")]) == 2
+    assert "error: cannot write the games file" in capsys.readouterr().err
 
 
 def test_balance_command_writes_text_json_and_html(tmp_path, capsys):

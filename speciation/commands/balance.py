@@ -40,7 +40,11 @@ def cmd_balance(args: argparse.Namespace) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     results = []
-    stream = open(args.games_file, "w", encoding="utf-8") if args.games_file else None
+    try:
+        stream = open(args.games_file, "w", encoding="utf-8") if args.games_file else None
+    except OSError as error:
+        print(f"error: cannot write the games file: {error}", file=sys.stderr)
+        return 2
     try:
         for number, config in enumerate(configs):
             def each(record, number=number):  # one JSON line per game, as soon as it is over
