@@ -13,88 +13,17 @@ import hashlib
 import json
 import marshal
 import secrets
-from itertools import repeat
 from typing import Any
 
 from ..dsl.errors import ArgumentError, IllegalActionError, RuleRuntimeError
 from . import rng, saves, views
+from .actions import _COPIED, EMPTY, PASS_LABEL, Action, LegalActions, _Offered  # noqa: F401 (API)
 from .machine import Machine
 from .views import copy_plain as _copy
 
 SAVE_FORMAT, SAVE_VERSION = saves.SAVE_FORMAT, saves.SAVE_VERSION
 
 
-class Action:
-    """One legal option of the pending decision. ``value`` is plain data (a copy: changing
-    it changes nothing in the game; an action from ``legal_actions`` copies it from the
-    decision's options when it is first read); ``label`` is its display text (computed when first
-    asked for); ``decision`` the id of the decision it answers (``Game.decision_id``), so
-    that it is refused by any other decision or game."""
-
-    __slots__ = ("value", "_label", "_offer")
-
-    def __init__(self, value: Any, label: str | None = None, describe=None, decision: str | None = None):
-        self.value = value
-        self._label = label
-        self._offer = (describe, decision)  # shared by the actions of one decision (see _Offered)
-
-    @property
-    def decision(self) -> str | None:
-        return self._offer[1]
-
-    @property
-    def label(self) -> str:
-        if self._label is None:
-            describe = self._offer[0]
-            self._label = describe(self.value) if describe else repr(self.value)
-        return self._label
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Action) and other.value == self.value and other.label == self.label
-
-    def __hash__(self) -> int:
-        return hash(repr(self.value))
-
-    def __repr__(self) -> str:
-        return f"Action({self.value!r}, {self.label!r})"
-
-
-class _Offered(Action):
-    """An action made by ``legal_actions`` (cheaper to make: one shared offer, and its value
-    copied from the decision's options only when first read). It knows its option's index,
-    so that ``apply`` of it at its own decision needs no search."""
-
-    __slots__ = ("_raw", "_index")
-
-    def __init__(self, raw: Any, offer: tuple, index: int):
-        self._raw = raw  # the option as the pending decision holds it (_COPIED once copied)
-        self._label = None
-        self._offer = offer
-        self._index = index
-
-    @property
-    def value(self) -> Any:
-        raw = self._raw
-        if raw is _COPIED:
-            return _VALUE.__get__(self)
-        if raw.__class__ in _IMMUTABLE:
-            return raw
-        value = _copy(raw)
-        _VALUE.__set__(self, value)
-        self._raw = _COPIED
-        return value
-
-    @value.setter
-    def value(self, value: Any) -> None:
-        _VALUE.__set__(self, value)
-        self._raw = _COPIED
-
-
-_VALUE = Action.value  # the slot _Offered's property keeps a copied value in
-_COPIED = object()
-
-
-PASS_LABEL = "pass (decline)"
 
 
 class Game:
@@ -232,18 +161,16 @@ class Game:
         pending = self.state["pending"]
         return pending["prompt"] if pending else ""
 
-    def legal_actions(self) -> list[Action]:
+    def legal_actions(self) -> LegalActions:
+        """The legal actions of the pending decision (none once the game is over): a
+        sequence that makes each :class:`Action` only when it is read."""
         pending = self.state["pending"]
         if pending is None:
-            return []
+            return EMPTY
         offer = self._offer
         if offer is None or offer[2] is not pending:  # the first listing of this decision
             offer = self._offer = (self._machine.option_describer(), self.decision_id, pending)
-        options = pending["options"]
-        actions = list(map(_Offered, options, repeat(offer), range(len(options))))
-        if pending["optional"]:
-            actions.append(Action(None, PASS_LABEL, None, offer[1]))
-        return actions
+        return LegalActions(pending["options"], offer, pending["optional"])
 
     def apply(self, action: Any) -> None:
         """Take one legal action; anything else raises and changes nothing.
@@ -475,7 +402,6 @@ def _index(value: Any, options: list) -> int | None:
     return None
 
 
-_IMMUTABLE = frozenset({str, int, bool, float, type(None)})
 
 
 def _clone_state(state: dict) -> dict:

@@ -9,9 +9,10 @@ True
 from .dsl.errors import (ArgumentError, CompileError, IllegalActionError, LoadError, ParseError, ReplayError,
                          RuleError, RuleErrors, RuleRuntimeError, SaveFileError, SchemaError, SpeciationError)
 from .dsl.ruleset import Ruleset, available_rulesets, load_ruleset
-from .interpreter.game import Action, Game
+from .interpreter.game import Action, Game, LegalActions
 
-__all__ = ["Action", "ArgumentError", "CompileError", "Game", "IllegalActionError", "LoadError", "ParseError",
-           "ReplayError", "RuleError", "RuleErrors", "RuleRuntimeError", "Ruleset", "SaveFileError", "SchemaError",
-           "SpeciationError", "available_rulesets", "load_ruleset"]
+__all__ = ["Action", "ArgumentError", "CompileError", "Game", "IllegalActionError", "LegalActions",
+           "LoadError", "ParseError", "ReplayError", "RuleError", "RuleErrors", "RuleRuntimeError",
+           "Ruleset", "SaveFileError", "SchemaError", "SpeciationError", "available_rulesets",
+           "load_ruleset"]
 __version__ = "0.1.0"

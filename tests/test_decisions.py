@@ -101,3 +101,55 @@ def test_bad_seats_for_view_are_clear_errors(original, seat):
         game.view(seat)
     with pytest.raises(ValueError):  # ArgumentError is a ValueError too
         game.log_for(seat)
+
+
+def test_legal_actions_read_like_a_list_and_make_only_the_actions_read(original, monkeypatch):
+    import speciation.interpreter.actions as actions_module
+    made = []
+
+    class Counted(actions_module._Offered):
+        __slots__ = ()
+
+        def __init__(self, *args):
+            made.append(args[2])
+            super().__init__(*args)
+
+    monkeypatch.setattr(actions_module, "_Offered", Counted)
+    game = Game.new(original, players=4, seed=3)
+    chooser = random.Random(3)
+    while len(game.legal_actions()) < 10:  # a decision with many options
+        _advance(game, chooser, 1)
+    actions = game.legal_actions()
+    count = len(actions)
+    made.clear()
+    picked = chooser.choice(actions)  # what a random player does: one action made, not all
+    assert len(made) == 1 and picked == actions[made[0]]
+    whole = list(actions)
+    assert len(whole) == count and actions == whole and whole == actions and actions == tuple(whole)
+    assert actions[-1] == whole[-1] and actions[2:5] == whole[2:5] and actions[::3] == whole[::3]
+    assert all(a in actions for a in whole) and [a.label for a in actions] == [a.label for a in whole]
+    assert actions + [] == whole and [] + actions == whole
+    with pytest.raises(IndexError):
+        actions[count]
+    with pytest.raises(TypeError):
+        hash(actions)
+    digest = game.digest()
+    game.apply(actions[count - 1])  # applied by its index, as an action from a list would be
+    twin = Game.new(original, players=4, seed=3)
+    for actor, value in game.history["decisions"]:
+        twin.apply(value)
+    assert twin.digest() == game.digest() != digest
+
+
+def test_a_decision_that_may_be_declined_lists_the_pass_last(tmp_path):
+    (tmp_path / "ruleset.yaml").write_text('ruleset: p\ntitle: P\nversion: "1"\nplayers: {min: 1, max: 1}\n')
+    (tmp_path / "rules.yaml").write_text(
+        "kinds:\n  game:\n    attributes: {got: 0}\n"
+        "functions:\n  score(p): \"0\"\n"
+        "macros:\n  main: |\n    may choose x from [1, 2] by first(entities(player))\n    game.got = 1\n")
+    game = Game.new(load_ruleset(str(tmp_path)))
+    actions = game.legal_actions()
+    assert [a.value for a in actions] == [1, 2, None] and len(actions) == 3
+    assert actions[-1].value is None and actions[2].label == list(actions)[2].label
+    game.apply(actions[-1])
+    assert game.is_over and len(game.legal_actions()) == 0 and game.legal_actions() == []

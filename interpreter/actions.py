@@ -1,0 +1,145 @@
+"""The actions of the decision protocol: an :class:`Action` is one legal option of the
+pending decision; ``Game.legal_actions()`` returns them as a :class:`LegalActions`, a
+sequence that makes each action only when it is read (choosing one of 96 options at random
+makes one object, not 96)."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import repeat
+from operator import index as _as_index
+from typing import Any
+
+from .views import copy_plain as _copy
+
+class Action:
+    """One legal option of the pending decision. ``value`` is plain data (a copy: changing
+    it changes nothing in the game; an action from ``legal_actions`` copies it from the
+    decision's options when it is first read); ``label`` is its display text (computed when first
+    asked for); ``decision`` the id of the decision it answers (``Game.decision_id``), so
+    that it is refused by any other decision or game."""
+
+    __slots__ = ("value", "_label", "_offer")
+
+    def __init__(self, value: Any, label: str | None = None, describe=None, decision: str | None = None):
+        self.value = value
+        self._label = label
+        self._offer = (describe, decision)  # shared by the actions of one decision (see _Offered)
+
+    @property
+    def decision(self) -> str | None:
+        return self._offer[1]
+
+    @property
+    def label(self) -> str:
+        if self._label is None:
+            describe = self._offer[0]
+            self._label = describe(self.value) if describe else repr(self.value)
+        return self._label
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Action) and other.value == self.value and other.label == self.label
+
+    def __hash__(self) -> int:
+        return hash(repr(self.value))
+
+    def __repr__(self) -> str:
+        return f"Action({self.value!r}, {self.label!r})"
+
+
+class _Offered(Action):
+    """An action made by ``legal_actions`` (cheaper to make: one shared offer, and its value
+    copied from the decision's options only when first read). It knows its option's index,
+    so that ``apply`` of it at its own decision needs no search."""
+
+    __slots__ = ("_raw", "_index")
+
+    def __init__(self, raw: Any, offer: tuple, index: int):
+        self._raw = raw  # the option as the pending decision holds it (_COPIED once copied)
+        self._label = None
+        self._offer = offer
+        self._index = index
+
+    @property
+    def value(self) -> Any:
+        raw = self._raw
+        if raw is _COPIED:
+            return _VALUE.__get__(self)
+        if raw.__class__ in _IMMUTABLE:
+            return raw
+        value = _copy(raw)
+        _VALUE.__set__(self, value)
+        self._raw = _COPIED
+        return value
+
+    @value.setter
+    def value(self, value: Any) -> None:
+        _VALUE.__set__(self, value)
+        self._raw = _COPIED
+
+
+_VALUE = Action.value  # the slot _Offered's property keeps a copied value in
+_COPIED = object()
+
+
+PASS_LABEL = "pass (decline)"
+
+
+_IMMUTABLE = frozenset({str, int, bool, float, type(None)})
+
+
+class LegalActions(Sequence):
+    """The legal actions of one decision, in the order the rules list them (the pass last,
+    when the decision may be declined). A read-only sequence: ``len``, indexing, slices,
+    iteration, ``in``, and ``==`` with a list or tuple of actions work as on a list; each
+    read makes its action then (an action read twice is made twice, and the two are equal).
+    ``list(actions)`` gives a plain list."""
+
+    __slots__ = ("_options", "_offer", "_count")
+
+    def __init__(self, options: list, offer: tuple | None, optional: bool):
+        self._options = options
+        self._offer = offer
+        self._count = len(options) + (1 if optional else 0)
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, index):
+        if index.__class__ is not int:
+            if isinstance(index, slice):
+                return [self[i] for i in range(*index.indices(self._count))]
+            index = _as_index(index)
+        count = self._count
+        if index < 0:
+            index += count
+        if not 0 <= index < count:
+            raise IndexError(f"legal action {index} of {count}: out of range")
+        options = self._options
+        if index < len(options):
+            return _Offered(options[index], self._offer, index)
+        return Action(None, PASS_LABEL, None, self._offer[1])
+
+    def __iter__(self):
+        options = self._options
+        yield from map(_Offered, options, repeat(self._offer), range(len(options)))
+        if self._count > len(options):
+            yield Action(None, PASS_LABEL, None, self._offer[1])
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (list, tuple, LegalActions)):
+            return len(other) == self._count and list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # like a list
+
+    def __add__(self, other):
+        return list(self) + list(other)
+
+    def __radd__(self, other):
+        return list(other) + list(self)
+
+    def __repr__(self) -> str:
+        return repr(list(self))
+
+
+EMPTY = LegalActions([], None, False)
