@@ -78,7 +78,21 @@ class _Checker:
         self.palette(path + ("palette",))
 
     def source(self, path: tuple) -> None:
-        text = _get(self.p, path + ("from",))
+        text, of_kind = _get(self.p, path + ("from",)), _get(self.p, path + ("kind",))
+        if text is None or of_kind is not None:  # a row of every entity of a kind
+            if (text is None) == (of_kind is None):
+                rows = path[0] == "rows"
+                self.error(f"name {'either ' if rows else ''}'from' (entity.attribute){' or ' + repr('kind') if rows else ''}",
+                           path)
+                return
+            if path[0] != "rows" or _get(self.p, path + ("as",)) == "pile":
+                self.error("only a row that is not a pile may name a 'kind' instead of 'from'", path + ("kind",))
+                return
+            kind = self.kind(path + ("kind",))
+            if kind is not None:
+                self.attribute(kind, path + ("detail",))
+            self.palette(path + ("palette",))
+            return
         ident, _, attribute = text.rpartition(".")
         ident = ident or "game"
         record_kind = "game" if ident == "game" else self.entities.get(ident, {}).get("kind")

@@ -40,7 +40,8 @@ def test_marine_states_only_what_differs(original, marine):
     # a null entry takes an inherited box away; a list (rows) replaces the original's
     assert "initiative" in original.presentation["display"]["boxes"]
     assert "initiative" not in marine.presentation["display"]["boxes"]
-    assert [r["from"] for r in marine.presentation["rows"]] == ["game.slots"] + [f"stack_{i}.tiles" for i in (1, 2, 3)]
+    assert [r.get("from") or r["kind"] for r in marine.presentation["rows"]] == \
+        ["game.slots"] + [f"stack_{i}.tiles" for i in (1, 2, 3)] + ["special"]
     assert "game.initiative" in [r["from"] for r in original.presentation["rows"]]
     assert marine.presentation["board"] == original.presentation["board"]
 
@@ -87,6 +88,33 @@ def test_every_drawn_entity_is_clickable(original):
         winner = game.evaluate("dominant", cell)
         title = re.search(rf'data-entity="{cell}"><title>([^<]*)</title>', svg).group(1)
         assert (f"dominant: {game.label(winner)})" in title) == (winner is not None), title
+
+
+def test_cards_in_a_panel_and_a_row_of_a_kind_are_clickable(marine):
+    game = Game.new(marine, 3, seed=1)  # the setup's secret trait choice is pending
+    seat = game.current_player
+    hand = game.legal_actions()
+    svg = render_svg(game, seat=seat)
+    assert {a.value for a in hand} <= entities(svg)  # the dealt traits: cards in the seat's panel
+    assert re.search(rf'data-entity="{hand[0].value}"><title>{re.escape(game.label(hand[0].value))}: ', svg)
+    assert set(marine.kind_members["special"]) <= entities(svg)  # the row of special pawns
+    record = game.state["ent"]["special_sun"]
+    record["controller"] = "fishes"
+    assert "<title>special sun: Fishes</title>" in render_svg(game, seat=seat)
+    assert "Special pawns: special sun: Fishes, special worms, " in render_text(game, seat=seat)
+
+
+def test_a_row_of_a_kind_is_checked(tmp_path):
+    (tmp_path / "look.yaml").write_text("presentation:\n  rows:\n    - {kind: specal, label: S}\n"
+                                        "    - {kind: special, detail: controler}\n    - {kind: special, as: pile}\n"
+                                        "    - {label: nothing}\n")
+    with pytest.raises(RuleErrors) as caught:
+        load_ruleset("marine", mods=[str(tmp_path)])
+    found = {(e.span.line, e.message, e.hint) for e in caught.value.errors}
+    assert (3, "unknown kind 'specal'", "did you mean 'special'?") in found
+    assert (4, "a special has no attribute 'controler'", "did you mean 'controller'?") in found
+    assert (5, "only a row that is not a pile may name a 'kind' instead of 'from'", None) in found
+    assert (6, "name either 'from' (entity.attribute) or 'kind'", None) in found
 
 
 def test_a_seat_sees_only_its_own_secrets(marine):

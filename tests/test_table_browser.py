@@ -115,25 +115,41 @@ def test_start_a_game_choose_by_button_and_undo(page, running):
 
 # ---- clicking what an option names on the board -----------------------------------------------
 
-BOARD_KINDS = [("original", "space"), ("original", "cell"), ("original", "corner"), ("original", "card")]
+# Every kind of entity the editions' decisions offer (counted over random games): Marine's
+# turn places a pawn on a space (["basic", space]; "space+" is a special pawn and a space,
+# clicked on the space), its setup keeps a trait card dealt to the seat (cards in its panel),
+# Pack Hunters and Domination take a special pawn (its row), Wanderlust takes a stack's tile,
+# Competition eliminates an animal (its panel).
+BOARD_KINDS = [("original", "space"), ("original", "cell"), ("original", "corner"), ("original", "card"),
+               ("marine", "space"), ("marine", "space+"), ("marine", "cell"), ("marine", "corner"),
+               ("marine", "card"), ("marine", "stack"), ("marine", "faction"), ("marine", "special")]
+
+
+def names(game, value) -> list[str]:
+    """The entities an option's value names."""
+    return [v for v in (value if isinstance(value, list) else [value]) if isinstance(v, str) and v in game.state["ent"]]
 
 
 @pytest.mark.parametrize("ruleset,kind", BOARD_KINDS)
 def test_choose_by_clicking_the_board(page, running, ruleset, kind):
-    session = Session.new(f"click-{kind}", ruleset, 2, ["human", "human"], seed=4)
+    """Click an entity of *kind* that an option names (*kind*+: one named with another
+    entity, a piece placed on it); a menu when several options name it."""
+    session = Session.new(f"click-{ruleset}-{kind}", ruleset, 2, ["human", "human"], seed=4)
+    together, kind = kind.endswith("+"), kind.rstrip("+")
 
-    def offers(game) -> bool:
-        return any(isinstance(a.value, str) and game.state["ent"].get(a.value, {}).get("kind") == kind
-                   for a in game.legal_actions())
+    def wanted(game, value) -> list[str]:
+        named = names(game, value)
+        return [v for v in named if game.state["ent"][v]["kind"] == kind and (len(named) > 1 or not together)]
 
-    advance(session, offers, random.Random(8))
+    advance(session, lambda game: any(wanted(game, a.value) for a in game.legal_actions()), random.Random(8))
     seat = session.decider
     url = running.add(session) + f"?seat={seat}"
     page.goto(url)
     settled(page, 0)
+    offered = {v for a in session.game.legal_actions() for v in wanted(session.game, a.value)}
     entities = [e for e in page.evaluate(
         "[...document.querySelectorAll('#board [data-entity].choosable')].map(n => n.dataset.entity)")
-        if session.game.state["ent"].get(e, {}).get("kind") == kind]
+        if e in offered]
     assert entities, f"no {kind} of the options is clickable on the board"
     entity = entities[0]
     target = page.locator(f"#board [data-entity='{entity}']").first
@@ -141,15 +157,18 @@ def test_choose_by_clicking_the_board(page, running, ruleset, kind):
         target.hover()
         page.wait_for_selector("#tip:not([hidden])", timeout=WAIT)
         assert session.game.label(entity) in page.locator("#tip").inner_text()
+    shoot(page, f"click-{ruleset}-{kind}{'-with-a-piece' if together else ''}")  # what may be chosen, highlighted
+    naming = [a.value for a in session.game.legal_actions() if entity in names(session.game, a.value)]
+    pick = next(i for i, value in enumerate(naming) if entity in wanted(session.game, value))
     history = len(session.decisions)
     before = received(page)
     target.click()
-    if page.locator("#menu:not([hidden])").count():  # several options name this entity
-        page.locator("#menu button").first.click()
+    if len(naming) > 1:  # several options name this entity: a menu of them all
+        sync_api.expect(page.locator("#menu button")).to_have_count(len(naming))
+        page.locator("#menu button").nth(pick).click()
     page.wait_for_function(f"Number(document.body.dataset.received || 0) > {before}", timeout=WAIT)
     assert len(session.decisions) == history + 1
-    chosen = session.decisions[-1][1]
-    assert chosen == entity or (isinstance(chosen, list) and entity in chosen)
+    assert session.decisions[-1][1] == naming[pick]
 
 
 # ---- save, resume, replay ---------------------------------------------------------------------

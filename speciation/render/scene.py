@@ -101,6 +101,26 @@ class Scene:
         ident, _, attribute = path.rpartition(".")
         return self.ent.get(ident or "game", {}).get(attribute)
 
+    def row_values(self, source: dict) -> list:
+        """What a row shows: its ``from`` list, or every entity of its ``kind``."""
+        if "kind" in source:
+            return [record["id"] for record in self.of_kind(source["kind"])]
+        values = self.read(source["from"])
+        return values if isinstance(values, list) else ([] if values is None else [values])
+
+    def row_detail(self, source: dict, value: Any) -> Any:
+        """The ``detail`` attribute of a row's item (None when it has none)."""
+        return self.ent.get(value, {}).get(source.get("detail", "")) if isinstance(value, str) else None
+
+    def row_item(self, source: dict, value: Any) -> str:
+        """An item of a row by name, with its ``detail`` attribute when it has one."""
+        detail = self.row_detail(source, value)
+        return self.label(value) + (f": {self.label(detail)}" if detail is not None else "")
+
+    def source_label(self, source: dict) -> str:
+        """The words naming a row or a counter."""
+        return self.text(source.get("label") or source.get("from") or source.get("kind", ""))
+
     def colour(self, palette: str | None, value: Any) -> str:
         table = self.presentation.get("palettes", {}).get(palette or "", {})
         if value in table:

@@ -231,22 +231,32 @@ def _rows(canvas: _Canvas, x0: float, y0: float) -> tuple[float, float]:
 
 def _row(canvas: _Canvas, source: dict, x0: float, y: float) -> tuple[float, float]:
     scene = canvas.scene
-    values = scene.read(source["from"])
-    values = values if isinstance(values, list) else ([] if values is None else [values])
-    canvas.add(_text(x0, y + 14, scene.text(source.get("label", source["from"])), 14, weight="bold"))
+    values = scene.row_values(source)
+    canvas.add(_text(x0, y + 14, scene.source_label(source), 14, weight="bold"))
     kind = source.get("as", "cards" if all(v in scene.ruleset.cards for v in values) and values else "tokens")
     if kind == "cards":
         for i, ident in enumerate(values):
             _card(canvas, ident, x0 + i * (CARD_W + 8), y + 22, i + 1)
         return len(values) * (CARD_W + 8), 22 + CARD_H + 12
     for i, value in enumerate(values):
-        fill = scene.colour(source.get("palette"), value)
+        detail = scene.row_detail(source, value)  # colours the item when it has one
+        fill = scene.colour(source.get("palette"), value if detail is None else detail)
+        shown = scene.label(value) if "kind" in source else f"{i + 1}. {scene.label(value)}"
         body = (f'<rect x="{x0 + i * 112}" y="{y + 22}" width="104" height="24" rx="4" fill="{fill}" '
-                f'stroke="#222"/>' + _text(x0 + i * 112 + 52, y + 38, f"{i + 1}. {scene.label(value)}",
-                                           11, "middle", "bold", _ink(fill)))
+                f'stroke="#222"/>' + _label_in_box(shown, x0 + i * 112 + 52, y + 38, _ink(fill)))
         entity = value if isinstance(value, str) and value in scene.ent else None
-        canvas.group(entity, scene.label(value), body, "track")
+        canvas.group(entity, scene.row_item(source, value), body, "track")
     return len(values) * 112, 56
+
+
+def _label_in_box(text: str, x: float, y: float, ink: str) -> str:
+    """*text* centred in a row's box: one line, or two smaller ones when it is long."""
+    if len(text) <= 15:
+        return _text(x, y, text, 11, "middle", "bold", ink)
+    first, *rest = textwrap.wrap(text, 18)
+    lines = [first, " ".join(rest)] if rest else [first]
+    return "".join(_text(x, y - 5 * (len(lines) - 1) + k * 10, _fit(line, 20), 9, "middle", "bold", ink)
+                   for k, line in enumerate(lines))
 
 
 def _pile(canvas: _Canvas, source: dict, x: float, y: float) -> None:
@@ -256,9 +266,10 @@ def _pile(canvas: _Canvas, source: dict, x: float, y: float) -> None:
     values = scene.read(source["from"]) or []
     values = values if isinstance(values, list) else [values]
     top = values[0] if values else None
-    label = scene.text(source.get("label", source["from"]))
+    label = scene.source_label(source)
     fill = scene.colour_known(source.get("palette"), top) or ("#9a9a9a" if values else "#e8e2d2")
-    body = [_text(x, y + 14, _fit(label, 22), 12, weight="bold")]
+    body = [f'<rect x="{x}" y="{y}" width="140" height="74" fill="#fff" fill-opacity="0" stroke="none"/>',  # a click anywhere
+            _text(x, y + 14, _fit(label, 22), 12, weight="bold")]
     for k in range(min(len(values), 3) - 1, -1, -1):  # the pile's depth
         body.append(f'<polygon points="{_hexagon(x + 26 + k * 3, y + 48 - k * 3, 22)}" fill="{fill if k == 0 else "#bdb6a4"}" '
                     f'stroke="#5a4a32" stroke-width="1.5"/>')
@@ -312,6 +323,8 @@ def _panels(canvas: _Canvas, x0: float, y0: float, columns: int) -> tuple[float,
 
 
 def _field_value(scene: Scene, field: dict, value: Any, x: float, y: float) -> str:
+    if isinstance(value, list) and value and field.get("as") == "cards":
+        return _chips(scene, value, x, y)
     if isinstance(value, list) and field.get("palette"):
         return "".join(_disk(x + 8 + i * 19, y - 4, 8, scene.colour(field["palette"], v), scene.label(v)[:2])
                        for i, v in enumerate(value[:6])) + (_text(x + 124, y, f"+{len(value) - 6}", 10)
@@ -320,10 +333,25 @@ def _field_value(scene: Scene, field: dict, value: Any, x: float, y: float) -> s
     return _text(x, y, _fit(shown, 17), 12, weight="bold")
 
 
+def _chips(scene: Scene, cards: list, x: float, y: float) -> str:
+    """Cards in a panel's field, small (three fit; the name and text in the hover text);
+    each one the card entity a click names."""
+    out = []
+    for i, ident in enumerate(cards[:3]):
+        name = scene.label(ident)
+        text = scene.card_text(ident) if isinstance(ident, str) else ""
+        body = (f'<rect x="{x + i * 42:.1f}" y="{y - 13:.1f}" width="40" height="17" rx="3" fill="#fffaf0" '
+                f'stroke="#7a5c2e" stroke-width="1.2"/>' + _text(x + i * 42 + 20, y - 1, _fit(name, 8), 8, "middle"))
+        entity = ident if isinstance(ident, str) and ident in scene.ent else None
+        out.append(f'<g class="card"{f" data-entity={quoteattr(entity)}" if entity else ""}>'
+                   f'{_title(f"{name}: {text}" if text else name)}{body}</g>')
+    return "".join(out) + (_text(x + 126, y, f"+{len(cards) - 3}", 10) if len(cards) > 3 else "")
+
+
 def _counter_text(scene: Scene, source: dict) -> str:
     value = scene.read(source["from"])
     shown = len(value) if isinstance(value, list) else scene.label(value)
-    return f"{scene.text(source.get('label', source['from']))}: {shown}"
+    return f"{scene.source_label(source)}: {shown}"
 
 
 def _header(canvas: _Canvas, width: float) -> None:

@@ -21,7 +21,7 @@ def _heading(scene: Scene) -> str:
     for source in scene.presentation.get("counters", []):
         value = scene.read(source["from"])
         shown = len(value) if isinstance(value, list) else scene.label(value)
-        counters.append(f"{scene.text(source.get('label', source['from']))} {shown}")
+        counters.append(f"{scene.source_label(source)} {shown}")
     who = scene.seat_name()
     line = f"== {title}" + (f" — {scene.text('view of')} {who}" if who else "") + " =="
     return line + ("\n" + "; ".join(counters) if counters else "")
@@ -80,14 +80,14 @@ def _display(scene: Scene) -> str:
 def _rows(scene: Scene) -> str:
     lines = []
     for source in scene.presentation.get("rows", []):
-        values = scene.read(source["from"])
-        label = scene.text(source.get("label", source["from"]))
+        values = scene.row_values(source)
+        label = scene.source_label(source)
         if source.get("as") == "pile":
             values = values if isinstance(values, list) else []
             top = f" ({scene.label(values[0])} {scene.text('on top')})" if values and values[0] != "?" else ""
             lines.append(f"{label}: {len(values)}{top}")
             continue
-        lines.append(f"{label}: {scene.label(values) if values not in (None, []) else '—'}")
+        lines.append(f"{label}: {', '.join(scene.row_item(source, v) for v in values) or '—'}")
     return "\n".join(lines)
 
 

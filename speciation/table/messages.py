@@ -29,6 +29,7 @@ def seat_state(game: Game, seat: int, seats: list[str], lang: str | None) -> dic
     points = present.scores(view, seat, ruleset, lang)
     plays = present.roles(view, seat, ruleset, lang)
     over = pending is None
+    picture = present.picture(view, seat, ruleset, lang)
     message: dict[str, Any] = {
         "type": "state",
         "seat": seat,
@@ -36,7 +37,7 @@ def seat_state(game: Game, seat: int, seats: list[str], lang: str | None) -> dic
         "players": [{"name": _name(game, p), "plays": ", ".join(plays.get(p, [])), "kind": seats[i],
                      "score": points[i], "seat": i}
                     for i, p in enumerate(players)],
-        "svg": present.picture(view, seat, ruleset, lang),
+        "svg": picture,
         "prompt": pending["prompt"] if pending else "",
         "decider": decider,
         "decider_name": _name(game, players[decider]) if decider is not None else "",
@@ -49,10 +50,10 @@ def seat_state(game: Game, seat: int, seats: list[str], lang: str | None) -> dic
     if decider == seat:
         actions = game.legal_actions()
         labels = present.option_labels(view, seat, ruleset, lang, actions)
-        entities = [present.option_entity(view, a.value) for a in actions]
-        message["options"] = [{"index": i, "label": labels[i], "entity": entity,
-                               "kind": view["ent"][entity].get("kind") if entity else None}
-                              for i, entity in enumerate(entities)]
+        shown = present.drawn(picture)
+        message["options"] = [{"index": i, "label": labels[i],
+                               "entities": present.option_entities(view, a.value, shown)}
+                              for i, a in enumerate(actions)]
     if over:
         best = present.winner(view, ruleset, lang, points)
         message["winner"] = _name(game, players[best]) if best is not None else None

@@ -7,6 +7,8 @@ nothing here reads the whole state.
 from __future__ import annotations
 
 import json
+import re
+from html import unescape
 from typing import Any
 
 from ..interpreter.game import Game
@@ -24,12 +26,16 @@ def option_labels(view: dict, seat: int, ruleset, lang: str | None, actions: lis
     return [label_of(scene, a) for a in actions]
 
 
-def option_entity(view: dict, value: Any) -> str | None:
-    """The entity an option names (clicked on its picture), if it names exactly one."""
-    ents = view["ent"]
+def drawn(svg: str) -> set[str]:
+    """The entities a picture draws (its ``data-entity`` groups)."""
+    return {unescape(m.group(2)) for m in re.finditer(r'data-entity=(["\'])(.*?)\1', svg)}
+
+
+def option_entities(view: dict, value: Any, shown: set[str]) -> list[str]:
+    """The entities an option names that the picture draws (*shown*): clicking any of
+    them chooses it (an option ``[pawn, space]`` is on the pawn and on the space)."""
     values = value if isinstance(value, list) else [value]
-    named = [v for v in values if isinstance(v, str) and v in ents]
-    return named[0] if len(named) == 1 else None
+    return list(dict.fromkeys(v for v in values if isinstance(v, str) and v in view["ent"] and v in shown))
 
 
 def scores(view: dict, seat: int, ruleset, lang: str | None) -> list[Any]:

@@ -82,9 +82,10 @@ function showStatus(message) {
 function byEntity(options) {
   const map = new Map();
   for (const o of options) {
-    if (!o.entity) continue;
-    if (!map.has(o.entity)) map.set(o.entity, []);
-    map.get(o.entity).push(o);
+    for (const entity of o.entities) {
+      if (!map.has(entity)) map.set(entity, []);
+      map.get(entity).push(o);
+    }
   }
   return map;
 }
@@ -123,14 +124,14 @@ function showOptions(message) {
   }
   for (const o of message.options) {
     const button = document.createElement("button");
-    button.className = "option" + (o.entity ? " on-board" : "");
+    button.className = "option" + (o.entities.length ? " on-board" : "");
     button.textContent = o.label;
     button.dataset.index = o.index;
-    if (o.entity) {
-      button.dataset.entity = o.entity;
+    if (o.entities.length) {
+      button.dataset.entities = o.entities.join(" ");
       button.title = "also on the board";
-      button.addEventListener("mouseenter", () => glow(o.entity, true));
-      button.addEventListener("mouseleave", () => glow(o.entity, false));
+      button.addEventListener("mouseenter", () => o.entities.forEach((e) => glow(e, true)));
+      button.addEventListener("mouseleave", () => o.entities.forEach((e) => glow(e, false)));
     }
     button.addEventListener("click", () => choose(o.index));
     box.append(button);
@@ -220,9 +221,9 @@ function showMenu(options, x, y) {
     button.addEventListener("click", () => choose(o.index));
     menu.append(button);
   }
-  menu.style.left = `${x + 6}px`;
-  menu.style.top = `${y + 6}px`;
-  menu.hidden = false;
+  menu.hidden = false;  // placed by the click, kept inside the window (a long menu scrolls)
+  menu.style.left = `${Math.max(0, Math.min(x + 6, window.innerWidth - menu.offsetWidth - 4))}px`;
+  menu.style.top = `${Math.max(0, Math.min(y + 6, window.innerHeight - menu.offsetHeight - 4))}px`;
 }
 
 function hideMenu() {
