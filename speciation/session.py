@@ -46,6 +46,8 @@ class Session:
     checkpoints: list[Checkpoint] = field(default_factory=list)
 
     private_seen: dict[int, int] = field(default_factory=dict)
+    on_screen: int | None = None      # the interactive seat whose prompt the terminal shows
+    public_seen: dict[int, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         from .agents.base import seat_views
@@ -69,9 +71,10 @@ class Session:
             return None
         return people if len(people) == 1 else []
 
-    def print_recent(self, count: int = 15) -> None:
-        """After resuming: the last lines of the log the audience may read."""
-        lines = self.lines(0, self.audience)
+    def print_recent(self, count: int = 15, start: int = 0) -> None:
+        """After resuming (or a hand-over): the last lines of the log the audience may
+        read (from line *start*)."""
+        lines = self.lines(start, self.audience)
         if self.on_log is not None:
             if len(lines) > count:
                 self.on_log(f"... ({len(lines) - count} earlier lines: type 'log all' at your prompt)")
@@ -106,6 +109,20 @@ class Session:
                 self.on_log(f"(only {self.game.label(me)} reads this) {line[1]}")
         self.private_seen[seat] = self.game.log_size
 
+    def hand_over(self, seat: int) -> None:
+        """Several people at one terminal: when the screen shows another person's prompt,
+        the next person's agent hides it and waits for them; then the public lines since
+        this person last decided (they may have been cleared away) are printed again."""
+        if len(self.interactive_seats) < 2:
+            return
+        if self.on_screen is not None and self.on_screen != seat:
+            player = self.game.state["players"][seat]
+            name, actor = self.game.label(player), self.game.label(self.game.current_actor)
+            self.agents[seat].hand_over(name if actor == name else f"{name} ({actor})")
+            self.print_recent(start=self.public_seen.get(seat, 0))
+        self.on_screen = seat
+        self.public_seen[seat] = self.game.log_size
+
     def flush(self) -> None:
         """Print the log lines the audience has not seen yet."""
         if self.on_log is not None:
@@ -126,6 +143,7 @@ class Session:
             seat = self.game.current_player
             agent = self.agents[seat]
             if getattr(agent, "interactive", False):
+                self.hand_over(seat)
                 self.flush_private(seat)
             try:
                 action = agent.choose(self.seats[seat])

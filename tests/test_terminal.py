@@ -1,5 +1,6 @@
 """The terminal game (issue 9): at a human's prompt, the board, scores, card texts, the
-log and undo; the setup log printed; another seat's private lines never printed; resume."""
+log and undo; the setup log printed; another seat's private lines never printed; resume;
+the hot-seat hand-over between two people at one terminal."""
 import io
 import sys
 
@@ -135,3 +136,46 @@ def test_resume_a_saved_game(capsys, monkeypatch, tmp_path):
     assert code == 0 and "winner: " in out
     assert main(["play", "--resume", str(tmp_path / "missing.json")]) == 1
     assert main(["play"]) == 2
+
+
+HANDOVER = "Pass the terminal to "
+
+
+def test_hot_seat_hands_the_terminal_over(capsys, monkeypatch):
+    # Marine's setup: each animal keeps a trait secretly; Player 2 (Cephalopods) decides
+    # first, then Player 1 (Crustaceans), then Player 1 takes the first turn
+    game = Game.new(load_ruleset("marine"), 2, seed=1)
+    hands = {game.state["ent"][f]["player"]: [game.label(c) for c in game.state["ent"][f]["trait_hand"]]
+             for f in ("crustacean", "cephalopod")}
+    first, second = hands["p2"], hands["p1"]
+    code, out = play(capsys, monkeypatch, ["1", "", "1", "q"], "marine", "--players", "2",
+                     "--agents", "human,human", "--seed", "1")
+    assert code == 0 and out.count(HANDOVER) == 1  # Player 1 goes on with the first turn: no hand-over
+    before, after = out.split(HANDOVER)
+    assert "Cephalopods: Setup: keep a trait (secretly)\n  1. Exaptation\n" in before
+    assert before.endswith("choice [1-3, help, q]: \n" + "=" * 72 + "\n\n")  # the screen, then a separator
+    assert after.startswith("Player 1 (Crustaceans) — press Enter when ready Player 1 plays the Crustaceans\n")
+    secret = after[:after.index("choice [")]  # up to Player 1's prompt: nothing of Player 2's hand
+    assert "Crustaceans: Setup: keep a trait (secretly)\n  1. " + second[0] in secret
+    assert not any(card in secret for card in first), secret
+    kept = first[0]  # revealed by the rules once both have chosen; the others never shown
+    assert f"Cephalopods reveal [{kept}]" in after and not any(card in after for card in first[1:])
+    # an end of input, or q, at the hand-over stops the game
+    code, out = play(capsys, monkeypatch, ["1"], "marine", "--players", "2", "--agents", "human,human", "--seed", "1")
+    assert code == 0 and out.endswith("press Enter when ready game stopped\n")
+
+
+def test_no_hand_over_for_one_person(capsys, monkeypatch):
+    code, out = play(capsys, monkeypatch, ["1", "1", "1", "q"], "marine", "--players", "3",
+                     "--agents", "random,human,random", "--seed", "1")
+    assert code == 0 and HANDOVER not in out and "=" * 72 not in out and "\033[2J" not in out
+
+
+def test_hand_over_clears_a_terminal(monkeypatch):
+    shown = []
+    monkeypatch.setattr(sys, "stdout", type("Tty", (io.StringIO,), {"isatty": lambda self: True})())
+    human = HumanAgent(read=lambda prompt: shown.append(prompt) or "")
+    human.write = print
+    human.hand_over("Player 2")
+    assert sys.stdout.getvalue() == "\033[H\033[2J\033[3J\n"
+    assert shown == ["Pass the terminal to Player 2 — press Enter when ready "]

@@ -3,6 +3,7 @@ to look at the position (``board``, ``scores``, ``card NAME``, ``log``), ``undo`
 ``help``. Everything shown comes from this seat's view."""
 from __future__ import annotations
 
+import sys
 import unicodedata
 from typing import Callable
 
@@ -21,6 +22,10 @@ HELP = """commands at the prompt:
   undo         take back your last decision (and the other seats' replies after it)
   help         this text
   q            stop the game"""
+
+
+CLEAR = "\033[H\033[2J\033[3J"  # home, clear the screen, clear the scrollback
+SEPARATOR = "\n" + "=" * 72 + "\n"
 
 
 def _fold(text: str) -> str:
@@ -57,6 +62,17 @@ class HumanAgent:
             if answer.isdigit() and 1 <= int(answer) <= len(actions):
                 return actions[int(answer) - 1]
             self.command(seat, word, rest.strip(), len(actions))
+
+    def hand_over(self, name: str) -> None:
+        """Several people at one terminal: hide what is on the screen (cleared on a
+        terminal, a separator otherwise), name who is next and wait for them (Enter)."""
+        self.write(CLEAR if self.write is print and sys.stdout.isatty() else SEPARATOR)
+        try:
+            answer = self.read(f"Pass the terminal to {name} — press Enter when ready ")
+        except EOFError:
+            raise QuitGame() from None
+        if answer.strip().lower() in ("q", "quit"):
+            raise QuitGame()
 
     def command(self, seat: SeatView, word: str, rest: str, count: int) -> None:
         """Answer one command typed at the prompt (anything but a choice)."""
