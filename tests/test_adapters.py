@@ -23,6 +23,10 @@ def test_pettingzoo_api_test():
     assert decode_view(marine.observe(acting)["observation"])["pending"] == {
         k: v for k, v in marine.game.view(seat)["pending"].items()}
     assert marine.observe(acting)["action_mask"].sum() == len(marine.game.legal_actions())
+    from speciation.adapters.features import seat_features
+    features = marine.observe(acting)["features"]
+    assert features.dtype.name == "float32" and features.shape == marine.observation_space(acting)["features"].shape
+    assert features.tolist() == seat_features(marine.game, seat) and len(features) == 3 + 4 * 12
 
 
 SPIEL = "the OpenSpiel adapter needs the ai extra: pip install 'speciation[ai]'"
@@ -188,3 +192,7 @@ def test_openspiel_mcts_bot_plays_through_the_adapter():
     assert view["pending"]["options"] == state.inner.state["pending"]["options"]
     assert set(other["pending"]["options"]) == {"?"}  # another's options are hidden
     assert len(state.legal_actions()) == len(state.inner.legal_actions())
+    from speciation.adapters.features import seat_features  # the observation tensor: the seat's features
+    for seat in range(3):
+        assert state.observation_tensor(seat) == pytest.approx(seat_features(state.inner, seat))
+    assert len(state.observation_tensor(0)) == marine.observation_tensor_size() == 3 + 4 * 12

@@ -24,7 +24,9 @@ outcomes (a list made on the spot, longer than all the game's pieces) raises Val
 Each player observes only its seat's view (``Game.view``, as JSON text without the log) of
 the game before the step being resolved, so no chance outcome shows before its step is
 over, and then only as the view shows it; its information state adds the log lines it may
-read. The winner gets 1, the others 0 (a tie without a winner shares 1).
+read. Its observation tensor is the seat's features (``features.py``: the ruleset's
+``features(player)``, a fixed-length list of numbers computed on a copy determinized for the
+seat, or each player's score). The winner gets 1, the others 0 (a tie without a winner shares 1).
 
 >>> import pyspiel, speciation.adapters.openspiel  # doctest: +SKIP
 >>> game = pyspiel.load_game("python_speciation", {"ruleset": "marine", "players": 3})  # doctest: +SKIP
@@ -41,6 +43,7 @@ import pyspiel
 from ..dsl.ruleset import load_ruleset
 from ..interpreter.chance import ChanceNeeded, ChanceTape
 from ..interpreter.game import Game
+from .features import checked_features, feature_count
 
 MAX_ACTIONS = 1024
 MAX_GAME_LENGTH = 100_000
@@ -59,7 +62,7 @@ _GAME_TYPE = pyspiel.GameType(
     provides_information_state_string=True,
     provides_information_state_tensor=False,
     provides_observation_string=True,
-    provides_observation_tensor=False,
+    provides_observation_tensor=True,
     parameter_specification=_DEFAULTS)
 
 
@@ -74,6 +77,11 @@ def chance_bound(name: str, players: int) -> int:
     every value in them, after a setup."""
     game = Game.new(_ruleset(name), players, 0)
     return len(game.state["ent"]) + _count_values(game.state["ent"])
+
+
+@lru_cache(maxsize=32)
+def _feature_count(name: str, players: int) -> int:
+    return feature_count(_ruleset(name), players)
 
 
 def _count_values(value) -> int:
@@ -102,7 +110,8 @@ class SpeciationGame(pyspiel.Game):
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         perfect_recall = bool(iig_obs_type and iig_obs_type.perfect_recall)
-        return SeatObserver(perfect_recall)
+        spec = {**_DEFAULTS, **self.get_parameters()}
+        return SeatObserver(perfect_recall, _feature_count(str(spec["ruleset"]), int(spec["players"])))
 
 
 class _Spec:
@@ -225,15 +234,17 @@ class SpeciationState(pyspiel.State):
 
 
 class SeatObserver:
-    """One player's observation: its seat's view as JSON (with its log lines for perfect recall)."""
+    """One player's observation: its seat's view as JSON (with its log lines for perfect
+    recall), and as a tensor the seat's features (``features.py``: the ruleset's
+    ``features(player)``, or each player's score)."""
 
-    def __init__(self, perfect_recall: bool):
+    def __init__(self, perfect_recall: bool, features: int):
         self.perfect_recall = perfect_recall
-        self.tensor = np.zeros(0, np.float32)
-        self.dict = {}
+        self.tensor = np.zeros(features, np.float32)
+        self.dict = {"features": self.tensor}
 
     def set_from(self, state, player):
-        pass
+        self.tensor[:] = checked_features(state.inner, player, len(self.tensor))
 
     def string_from(self, state, player):
         view = state.inner.view(player)

@@ -2,8 +2,9 @@
 
 Agents are ``player_0`` ... ; the acting agent is the player whose decision is pending. An
 observation is ``{"observation": the seat's view (``Game.view`` without the log) as UTF-8 JSON
-bytes, zero-padded to OBSERVATION_BYTES (``decode_view`` reads it back), "action_mask": which
-of the first MAX_ACTIONS option indices are legal}``; the action is an index into the pending
+bytes, zero-padded to OBSERVATION_BYTES (``decode_view`` reads it back), "features": the
+seat's features as float32 (``features.py``: the ruleset's ``features(player)``, or each
+player's score), "action_mask": which of the first MAX_ACTIONS option indices are legal}``; the action is an index into the pending
 decision's legal actions (``Game.legal_actions()``, the pass last when it is allowed). At the
 end the winner is rewarded 1 (a tie without a winner shares 1), the others 0.
 """
@@ -17,6 +18,7 @@ from pettingzoo import AECEnv
 
 from ..dsl.ruleset import load_ruleset
 from ..interpreter.game import Game
+from .features import checked_features, feature_count
 
 MAX_ACTIONS = 1024
 OBSERVATION_BYTES = 1 << 17
@@ -34,7 +36,9 @@ class SpeciationEnv(AECEnv):
         self.render_mode = render_mode
         text = spaces.Box(0, 255, (OBSERVATION_BYTES,), dtype=np.uint8)
         mask = spaces.Box(0, 1, (MAX_ACTIONS,), dtype=np.int8)
-        self._observation_space = spaces.Dict({"observation": text, "action_mask": mask})
+        self._features = feature_count(self.ruleset, self.players)
+        features = spaces.Box(-np.inf, np.inf, (self._features,), dtype=np.float32)
+        self._observation_space = spaces.Dict({"observation": text, "features": features, "action_mask": mask})
         self._action_space = spaces.Discrete(MAX_ACTIONS)
         self.game: Game | None = None
 
@@ -69,7 +73,8 @@ class SpeciationEnv(AECEnv):
             raise ValueError(f"a view of {len(data)} bytes; the environment takes {OBSERVATION_BYTES}")
         observation = np.zeros(OBSERVATION_BYTES, dtype=np.uint8)
         observation[:len(data)] = np.frombuffer(data, dtype=np.uint8)
-        return {"observation": observation, "action_mask": mask}
+        features = np.asarray(checked_features(self.game, seat, self._features), dtype=np.float32)
+        return {"observation": observation, "features": features, "action_mask": mask}
 
     def step(self, action):
         agent = self.agent_selection
