@@ -127,7 +127,11 @@ def _ruleset_and_players(args: argparse.Namespace) -> tuple[Ruleset, int] | int:
     ruleset = _load_for(args)
     if isinstance(ruleset, int):
         return ruleset
-    players = _player_count(ruleset, args.players)
+    count = args.players
+    agents = getattr(args, "agents", None) or ""
+    if count is None and "," in agents:  # one agent per player: the list says how many
+        count = len(agents.split(","))
+    players = _player_count(ruleset, count)
     return 2 if players is None else (ruleset, players)
 
 
@@ -399,7 +403,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("ruleset", nargs="?", metavar="RULESET", help="ruleset folder or builtin name")
     play.add_argument("--resume", metavar="SAVE", help="go on with a saved game (from --save) instead of a new one")
     play.add_argument("--players", type=_positive, metavar="N",
-                      help="number of players (default: the ruleset's minimum)")
+                      help="number of players (default: one per agent named in --agents, "
+                           "else the ruleset's minimum)")
     _ruleset_options(play)
     play.add_argument("--seed", type=int, default=0, metavar="S",
                       help="seed of the game and of the random agents (default 0)")
@@ -415,7 +420,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("ruleset", metavar="RULESET", help="ruleset folder or builtin name")
     sim.add_argument("--games", type=_positive, required=True, metavar="N", help="number of games")
     sim.add_argument("--players", type=_positive, metavar="N",
-                     help="players per game (default: the ruleset's minimum)")
+                     help="players per game (default: one per agent named in --agents, else the ruleset's minimum)")
     _ruleset_options(sim)
     sim.add_argument("--seed", type=int, default=0, metavar="S", help="game i uses seed S+i (default 0)")
     sim.add_argument("--json", metavar="FILE", help="write the summary and each game's result as JSON")

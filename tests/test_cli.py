@@ -134,10 +134,18 @@ def test_play_with_a_human(capsys, monkeypatch):
     assert out.rstrip().endswith("game stopped")
 
 
+def test_play_seats_one_player_per_agent_named(capsys):
+    code, out, _ = run(capsys, "play", TOY, "--quiet", "--agents", "random,greedy,random")
+    assert code == 0 and [line.split(":")[0] for line in out.splitlines()[1:4]] == [
+        "  Player 1", "  Player 2", "  Player 3"] and "Player 4" not in out
+
+
 def test_play_usage_errors(capsys):
     assert run(capsys, "play", TOY, "--agents", "random,robot")[0] == 2
-    code, _, err = run(capsys, "play", TOY, "--agents", "random,random,random")
+    code, _, err = run(capsys, "play", TOY, "--players", "2", "--agents", "random,random,random")
     assert code == 2 and "3 agents for 2 players" in err
+    code, _, err = run(capsys, "play", TOY, "--agents", "random,random,random,random,random")
+    assert code == 2 and "takes 2 to 4 players, not 5" in err
     code, _, err = run(capsys, "play", TOY, "--players", "7")
     assert code == 2 and "takes 2 to 4 players, not 7" in err
 
