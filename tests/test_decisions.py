@@ -51,13 +51,19 @@ def test_a_clone_is_the_same_game_and_a_raw_value_answers_the_pending_decision(o
     assert game.legal_actions()[0].decision == game.decision_id != action.decision
 
 
-def test_option_values_are_copies(tmp_path):
+def _one_player_game(tmp_path, attributes: str, main: str) -> Game:
+    """A one-player game whose game entity has *attributes* and whose main macro is *main*."""
     (tmp_path / "ruleset.yaml").write_text('ruleset: c\ntitle: C\nversion: "1"\nplayers: {min: 1, max: 1}\n')
     (tmp_path / "rules.yaml").write_text(
-        "kinds:\n  game:\n    attributes: {pairs: [[1, 2], [3, 4]], got: []}\n"
+        f"kinds:\n  game:\n    attributes: {attributes}\n"
         "functions:\n  score(p): \"0\"\n"
-        "macros:\n  main: |\n    choose x from game.pairs by first(entities(player))\n    game.got = x\n")
-    game = Game.new(load_ruleset(str(tmp_path)))
+        f"macros:\n  main: |\n    {main}\n")
+    return Game.new(load_ruleset(str(tmp_path)))
+
+
+def test_option_values_are_copies(tmp_path):
+    game = _one_player_game(tmp_path, "{pairs: [[1, 2], [3, 4]], got: []}",
+                            "choose x from game.pairs by first(entities(player))\n    game.got = x")
     digest = game.digest()
     action = game.legal_actions()[0]
     action.value.append("changed")  # changing a returned option changes nothing in the game
@@ -142,12 +148,7 @@ def test_legal_actions_read_like_a_list_and_make_only_the_actions_read(original,
 
 
 def test_a_decision_that_may_be_declined_lists_the_pass_last(tmp_path):
-    (tmp_path / "ruleset.yaml").write_text('ruleset: p\ntitle: P\nversion: "1"\nplayers: {min: 1, max: 1}\n')
-    (tmp_path / "rules.yaml").write_text(
-        "kinds:\n  game:\n    attributes: {got: 0}\n"
-        "functions:\n  score(p): \"0\"\n"
-        "macros:\n  main: |\n    may choose x from [1, 2] by first(entities(player))\n    game.got = 1\n")
-    game = Game.new(load_ruleset(str(tmp_path)))
+    game = _one_player_game(tmp_path, "{got: 0}", "may choose x from [1, 2] by first(entities(player))\n    game.got = 1")
     actions = game.legal_actions()
     assert [a.value for a in actions] == [1, 2, None] and len(actions) == 3
     assert actions[-1].value is None and actions[2].label == list(actions)[2].label
