@@ -110,12 +110,14 @@ class Session:
         self.private_seen[seat] = self.game.log_size
 
     def hand_over(self, seat: int) -> None:
-        """Several people at one terminal: when the screen shows another person's prompt,
-        the next person's agent hides it and waits for them; then the public lines since
-        this person last decided (they may have been cleared away) are printed again."""
+        """Several people at one terminal: before the first person's first prompt (the
+        others are still looking: it may be a secret choice), and whenever the screen shows
+        another person's prompt, the next person's agent hides the screen and waits for them;
+        then the public lines since this person last decided (they may have been cleared
+        away) are printed again."""
         if len(self.interactive_seats) < 2:
             return
-        if self.on_screen is not None and self.on_screen != seat:
+        if self.on_screen != seat:
             player = self.game.state["players"][seat]
             name, actor = self.game.label(player), self.game.label(self.game.current_actor)
             self.agents[seat].hand_over(name if actor == name else f"{name} ({actor})")

@@ -148,11 +148,16 @@ def test_hot_seat_hands_the_terminal_over(capsys, monkeypatch):
     hands = {game.state["ent"][f]["player"]: [game.label(c) for c in game.state["ent"][f]["trait_hand"]]
              for f in ("crustacean", "cephalopod")}
     first, second = hands["p2"], hands["p1"]
-    code, out = play(capsys, monkeypatch, ["1", "", "1", "q"], "marine", "--players", "2",
+    code, out = play(capsys, monkeypatch, ["", "1", "", "1", "q"], "marine", "--players", "2",
                      "--agents", "human,human", "--seed", "1")
-    assert code == 0 and out.count(HANDOVER) == 1  # Player 1 goes on with the first turn: no hand-over
-    before, after = out.split(HANDOVER)
+    # a hand-over before the first prompt (everybody is still looking), one before Player 1's
+    # secret choice, none when Player 1 goes on with the first turn
+    assert code == 0 and out.count(HANDOVER) == 2
+    setup, before, after = out.split(HANDOVER)
+    assert "keep a trait" not in setup and not any(card in setup for card in first + second)
+    assert before.startswith("Player 2 (Cephalopods) — press Enter when ready ")
     assert "Cephalopods: Setup: keep a trait (secretly)\n  1. Exaptation\n" in before
+    assert not any(card in before for card in second), before
     assert before.endswith("choice [1-3, help, q]: \n" + "=" * 72 + "\n\n")  # the screen, then a separator
     assert after.startswith("Player 1 (Crustaceans) — press Enter when ready Player 1 plays the Crustaceans\n")
     secret = after[:after.index("choice [")]  # up to Player 1's prompt: nothing of Player 2's hand
@@ -160,9 +165,11 @@ def test_hot_seat_hands_the_terminal_over(capsys, monkeypatch):
     assert not any(card in secret for card in first), secret
     kept = first[0]  # revealed by the rules once both have chosen; the others never shown
     assert f"Cephalopods reveal [{kept}]" in after and not any(card in after for card in first[1:])
-    # an end of input, or q, at the hand-over stops the game
-    code, out = play(capsys, monkeypatch, ["1"], "marine", "--players", "2", "--agents", "human,human", "--seed", "1")
+    # an end of input, or q, at a hand-over stops the game
+    code, out = play(capsys, monkeypatch, ["", "1"], "marine", "--players", "2", "--agents", "human,human", "--seed", "1")
     assert code == 0 and out.endswith("press Enter when ready game stopped\n")
+    code, out = play(capsys, monkeypatch, ["q"], "marine", "--players", "2", "--agents", "human,human", "--seed", "1")
+    assert code == 0 and out.count(HANDOVER) == 1 and "keep a trait" not in out
 
 
 def test_no_hand_over_for_one_person(capsys, monkeypatch):
