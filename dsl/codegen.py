@@ -8,8 +8,8 @@ temporaries (no call per node), comprehensions become loops, attribute reads bec
 dictionary lookups with the machine's own message on failure.
 
 No text of a rule file ever becomes code: every value (numbers, texts, symbols,
-tables, functions, builtins) is passed in a constants tuple ``C`` and read as
-``C[i]``; the only names written into the source are validated identifiers (local
+tables, functions, builtins) is passed in the generated function's globals as
+``C_i`` (one name per constant: a global read, not a subscript); the only names written into the source are validated identifiers (local
 names and attribute names, which the grammar restricts to ``[A-Za-z_][A-Za-z0-9_]*``)
 through ``repr`` and the generator's own temporaries. Set ``SPECIATION_CODEGEN=0``
 to run the closures instead (the tests compare both).
@@ -89,9 +89,9 @@ class _Writer:
     def const(self, value: Any) -> str:
         for i, known in enumerate(self.constants):
             if known is value:
-                return f"C[{i}]"
+                return f"C_{i}"
         self.constants.append(value)
-        return f"C[{len(self.constants) - 1}]"
+        return f"C_{len(self.constants) - 1}"
 
     def tmp(self) -> str:
         self.count += 1
@@ -457,6 +457,11 @@ def _small(function) -> bool:
     return len(nodes) <= INLINE_NODES and not any(t.data == "comprehension" for t in nodes)
 
 
+def constants(writer) -> dict[str, Any]:
+    """The globals holding a writer's constants: ``C_0``, ``C_1``, ..."""
+    return {f"C_{i}": value for i, value in enumerate(writer.constants)}
+
+
 def generate(compiler, tree: Tree, scope_names: set[str]):
     """A compiled function ``fn(rt, env)`` for *tree*, or None for a shape not handled."""
     if not ENABLED:
@@ -469,7 +474,7 @@ def generate(compiler, tree: Tree, scope_names: set[str]):
         return None
     body = "\n".join(writer.lines)
     source = f"def _expr(rt, env):\n    ent, meter = rt.ent, rt.meter\n{body}\n    return {result}\n"
-    namespace = dict(_HELPERS, C=tuple(writer.constants))
+    namespace = dict(_HELPERS, **constants(writer))
     exec(cache.code(source, "<speciation expression>"), namespace)
     fn = namespace["_expr"]
     fn.source = source  # for tests and debugging

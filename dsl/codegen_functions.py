@@ -5,7 +5,7 @@ with its parameters as Python locals; around it, the remembered values (looked u
 arguments as the key, kept only while measurement says they are asked again), the work
 budget, the call depth of functions that can call themselves, and the function's modifiers
 (inlined as code where they can be). As in :mod:`.codegen`, rule-file text enters the
-source only as data in the constants tuple.
+source only as data in the constants (``C_i`` globals).
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from lark import Tree
 
 from ..interpreter.errors import note_function
 from . import cache, codegen
-from .codegen import _HELPERS, Unsupported, _attribute_reads, _Writer
+from .codegen import _HELPERS, Unsupported, _attribute_reads, _Writer, constants
 
 MEASURE = 2_000  # calls of a rule function measured before deciding whether to remember its values
 MIN_HIT_RATE = 0.1  # a function whose values are asked again less often is not remembered
@@ -180,7 +180,7 @@ def generate_function(compiler, function, tree: Tree, modifiers: list = ()):
     depth = _DEPTH if _recursive(compiler.functions, function.name) else {"enter": "", "leave": ""}
     source = _FUNCTION.format(params=params, args=args, body="\n".join(writer.lines) or "        pass",
                               result=result, modify=modify, **_memo_code(list(names.values())), **depth)
-    namespace = dict(_HELPERS, C=tuple(writer.constants), F=function, NAME=function.name,
+    namespace = dict(_HELPERS, **constants(writer), F=function, NAME=function.name,
                      PARAMS=tuple(function.params), MODS=tuple(modifiers), zip=zip,
                      STATS=[0, 0], MEASURE=MEASURE, _decide=_decide,
                      _note=note_function, _too_deep=_too_deep, Exception=Exception)

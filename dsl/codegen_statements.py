@@ -19,7 +19,7 @@ from __future__ import annotations
 from . import cache
 from . import graph as g
 from . import codegen
-from .codegen import _HELPERS, Unsupported, _ident
+from .codegen import _HELPERS, Unsupported, _ident, constants
 from .codegen import _Writer as _ExprWriter
 from .codegen_simple import HELPERS, lower
 from .expressions import _own
@@ -330,7 +330,7 @@ def _compile(writer: _Writer, template: str, name: str, **extra):
     source = template.format(body="\n".join(writer.lines) or "        pass")
     what = [None if k in writer.pausing else f"calls macro {s.name}" if type(s) is g.Call
             else f"emits {s.event}" if type(s) is g.Emit else None for k, s in enumerate(writer.stmts)]
-    namespace = dict(_HELPERS, **HELPERS, C=tuple(writer.constants), S=tuple(writer.stmts),
+    namespace = dict(_HELPERS, **HELPERS, **constants(writer), S=tuple(writer.stmts),
                      SPANS=tuple(s.span for s in writer.stmts), WHAT=tuple(what), _mark=_mark, _own=_own,
                      _SCALARS=frozenset({str, int, bool, type(None)}), reversed=reversed, _UNSET=_UNSET,
                      _forget=forget, _check_sequence=check_sequence, list=list, int=int, range=range,

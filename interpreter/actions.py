@@ -46,6 +46,34 @@ class Action:
         return f"Action({self.value!r}, {self.label!r})"
 
 
+class Offer:
+    """What the actions of one listing share: the pending decision, and its id and option
+    describer, each made only when an action's ``decision`` or ``label`` is first read (a
+    batch run reads neither). Indexed as the ``(describer, decision id)`` pair a plain
+    :class:`Action` holds."""
+
+    __slots__ = ("pending", "_machine", "_id", "_env", "_describe")
+
+    def __init__(self, machine, pending: dict, decision: str, env: dict):
+        self.pending = pending
+        self._machine = machine
+        self._id = decision  # the game's token and the decision's number, joined when read
+        self._env = env  # the names of the block that asks (copied when a label is first asked)
+        self._describe = None
+
+    def __getitem__(self, index: int):
+        if index == 1:
+            decision = self._id
+            if decision.__class__ is not str:
+                decision = self._id = f"{decision[0]}/{decision[1]}"
+            return decision
+        if index == 0:
+            if self._describe is None:
+                self._describe = self._machine.option_describer(self.pending, self._env)
+            return self._describe
+        raise IndexError(index)
+
+
 class _Offered(Action):
     """An action made by ``legal_actions`` (cheaper to make: one shared offer, and its value
     copied from the decision's options only when first read). It knows its option's index,

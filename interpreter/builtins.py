@@ -350,12 +350,22 @@ def log_to(rt, who, template, *values):
 
 
 def _fill(rt, template: str, values: tuple) -> str:
-    parts = template.split("{}")
+    parts = _PARTS.get(template) if template.__class__ is str else None
+    if parts is None:
+        parts = template.split("{}")
+        if len(_PARTS) < 4096 and template.__class__ is str:  # the templates of loaded rules: a few hundred
+            _PARTS[template] = parts
+    if len(parts) == 1:
+        return check_text(rt.limits, template)
     out = [parts[0]]
+    label = rt.label
     for i, part in enumerate(parts[1:]):
-        out.append(rt.label(values[i]) if i < len(values) else "{}")
+        out.append(label(values[i]) if i < len(values) else "{}")
         out.append(part)
     return check_text(rt.limits, "".join(out))
+
+
+_PARTS: dict[str, list[str]] = {}  # a log template -> its pieces around the {}
 
 
 def reference() -> str:

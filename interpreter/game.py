@@ -17,7 +17,7 @@ from typing import Any
 
 from ..dsl.errors import ArgumentError, IllegalActionError, RuleRuntimeError
 from . import rng, saves, views
-from .actions import _COPIED, EMPTY, PASS_LABEL, Action, LegalActions, _Offered  # noqa: F401 (API)
+from .actions import _COPIED, EMPTY, PASS_LABEL, Action, LegalActions, Offer, _Offered  # noqa: F401 (API)
 from .machine import Machine
 from .views import copy_plain as _copy
 
@@ -37,7 +37,7 @@ class Game:
         self._token = secrets.token_hex(6)   # this game's identity (shared by its clones)
         self._history: dict | None = None    # how the game began and its decisions; None: unknown
         self.decision_number = 0             # decisions taken so far
-        self._offer: tuple | None = None      # (describer, decision id, pending) of the last listing
+        self._offer: Offer | None = None      # what the actions of the last listing share
 
     @property
     def lang(self) -> str | None:
@@ -168,8 +168,10 @@ class Game:
         if pending is None:
             return EMPTY
         offer = self._offer
-        if offer is None or offer[2] is not pending:  # the first listing of this decision
-            offer = self._offer = (self._machine.option_describer(), self.decision_id, pending)
+        if offer is None or offer.pending is not pending:  # the first listing of this decision
+            stack = self.state["stack"]
+            offer = self._offer = Offer(self._machine, pending, (self._token, self.decision_number),
+                                        stack[stack[-1][3]][2])
         return LegalActions(pending["options"], offer, pending["optional"])
 
     def apply(self, action: Any) -> None:
@@ -182,7 +184,7 @@ class Game:
         if pending is None:
             raise IllegalActionError("the game is over; no action is legal")
         offer = self._offer
-        if action.__class__ is _Offered and action._offer is offer and offer[2] is pending \
+        if action.__class__ is _Offered and action._offer is offer and offer.pending is pending \
                 and action._raw is not _COPIED:
             index = action._index  # offered for this very decision, its value unread: no search
         else:

@@ -101,7 +101,10 @@ class Machine:
             self.add_log_line(text, text)
 
     def add_log_line(self, line, text: str) -> None:
-        self.log_chars += len(check_text(self.limits, text))
+        size = len(text)
+        if size > self.limits.text:
+            check_text(self.limits, text)  # raises
+        self.log_chars += size
         if self.log_chars > self.limits.log_chars:
             raise BudgetError(f"the game log grew past {self.limits.log_chars} characters")
         self.state["log"].append(line)
@@ -150,6 +153,7 @@ class Machine:
         stmt: g.Stmt | None = None
         meter = self.meter
         meter.refill()
+        block = g.Block
         try:
             while stack and state["pending"] is None:
                 meter.left -= 1
@@ -158,11 +162,24 @@ class Machine:
                 frame = stack[-1]
                 node = nodes[frame[0]]
                 kind = type(node)
-                if kind is g.Block:
-                    if node.runner:  # generated code: runs on until a statement needs the machine
+                if kind is block:
+                    run = node.runner
+                    if run:  # generated code: runs on until a statement needs the machine
                         stmt = node
-                        if not node.runner(self, frame, stack[frame[3]][2]):
+                        # A block that ended (False) was not waiting for anything: the
+                        # block below it, if it has a runner, goes on at once.
+                        while not run(self, frame, stack[frame[3]][2]):
                             stack.pop()
+                            if not stack:
+                                break
+                            frame = stack[-1]
+                            node = nodes[frame[0]]
+                            if node.__class__ is not block or not node.runner:
+                                break
+                            run, stmt = node.runner, node
+                            meter.left -= 1
+                            if meter.left < meter.next_check:
+                                meter.check()
                         continue
                     body, env = node.body, stack[frame[3]][2]
                     while frame[1] < len(body):
@@ -317,16 +334,19 @@ class Machine:
                                  "private": stmt.private}
         return True
 
-    def option_describer(self):
-        """A function giving the display label of one option of the pending choice: its
-        `showing` expression if it has one (computed when asked, so labels follow the
-        language and are never part of the state), else the option's own label."""
-        pending = self.state["pending"]
+    def option_describer(self, pending: dict | None = None, env: dict | None = None):
+        """A function giving the display label of one option of a choice (the pending one,
+        unless given with the names of the block that asks): its `showing` expression if it
+        has one (computed when asked, so labels follow the language and are never part of
+        the state), else the option's own label."""
+        if pending is None:
+            pending = self.state["pending"]
+            stack = self.state["stack"]
+            env = stack[stack[-1][3]][2]
         node = self.nodes[pending["node"]]
         if node.label is None:
             return self.label
-        stack = self.state["stack"]
-        env = dict(stack[stack[-1][3]][2])
+        env = dict(env)
         var, expr = pending["var"], node.label
 
         def describe(option: Any) -> str:
