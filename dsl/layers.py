@@ -15,6 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from . import cache
 from . import mods as mods_
 from .errors import CompileError, LoadError, RuleError, RuleErrors, SchemaError, Span, did_you_mean
 from .loader import Node, load_file
@@ -148,7 +149,7 @@ class Definitions:
             self.errors.append(SchemaError(f"expected a {expect} file here, found a {kind} file",
                                            Span(str(path), 1, 1)))
             return None
-        problems, bad = check(document, kind, Span(str(path), 1, 1))
+        problems, bad = cache.schema_check(str(path), text, kind, lambda: check(document, kind, Span(str(path), 1, 1)))
         self.errors.extend(problems)
         if None in bad or (bad and kind == "manifest") or (kind == "card" and bad & _CARD_CORE):
             return None

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..interpreter.board import HexGrid, cell_id
+from . import cache
 from . import graph as g
 from .compiler import Compiler, compile_expression_text
 from .errors import RuleErrors, SchemaError, Span, did_you_mean
@@ -145,7 +146,8 @@ class _Builder(Definitions):
                 compiler.error(f"the ruleset has no '{required}(player)' function", Span(str(root / "ruleset.yaml"), 1, 1))
         decks = {name: spec for name, spec in self.decks.items()}
         effects, cards = self.compile_cards(compiler, decks)
-        compiler.errors.extend(check_types(self, constants, {i: p for i, (_, p) in effects.items()}))
+        compiler.errors.extend(cache.type_errors(self.sources, variants, mods, lambda: check_types(
+            self, constants, {i: p for i, (_, p) in effects.items()})))
         triggers = self.compile_triggers(compiler, decks)
         modifiers = self.compile_modifiers(compiler, functions, decks)
         mark_static(functions, compiler.written, modifiers)  # first: generated calls inline by it
