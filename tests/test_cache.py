@@ -1,4 +1,6 @@
 """The load cache: a second load of unchanged files is cheap, a changed file is never stale."""
+import os
+
 import pytest
 
 from speciation import Game, RuleErrors, load_ruleset
@@ -60,3 +62,74 @@ def test_schema_errors_are_found_again_after_a_change_and_on_every_load(tmp_path
             load_ruleset(str(root))
     write_ruleset(tmp_path, main("pass", extra="symbols:\n  colours: [red]\n"))
     load_ruleset(str(root))
+
+
+# ---- the cache on disk: read by the next process, never stale -------------------------
+
+_PLAY = """
+import json, random, sys
+from speciation import Game, load_ruleset
+from speciation.dsl import cache
+if len(sys.argv) > 2:  # an entry too deeply nested to pickle (a fuzzed effect, say)
+    deep = []
+    for _ in range(100000):
+        deep = [deep]
+    cache.tree("deep", "expr", lambda: deep)
+game = Game.new(load_ruleset(sys.argv[1]), players=3, seed=5)
+rng = random.Random(5)
+for _ in range(300):
+    if game.is_over:
+        break
+    game.apply(rng.choice(game.legal_actions()))
+print(json.dumps({"made": cache.made, "digest": game.digest(), "file": str(cache.disk_file())}))
+"""
+
+
+def _process(folder, ruleset: str = "original", *more: str) -> dict:
+    import json
+    import subprocess
+    import sys
+    env = dict(os.environ, SPECIATION_CACHE_DIR=str(folder))
+    done = subprocess.run([sys.executable, "-c", _PLAY, ruleset, *more], env=env, capture_output=True, text=True,
+                          check=True)
+    return json.loads(done.stdout)
+
+
+def test_the_next_process_loads_from_disk_and_plays_the_same_game(tmp_path):
+    first = _process(tmp_path)
+    assert first["made"]["code"] > 100 and first["made"]["trees"] > 100
+    assert os.path.exists(first["file"])  # written when the first process ended
+    second = _process(tmp_path)
+    assert second["made"] == {name: 0 for name in second["made"]}  # nothing parsed, checked or compiled
+    assert second["digest"] == first["digest"]
+
+
+def test_another_engine_never_reads_the_file(tmp_path, monkeypatch):
+    _process(tmp_path)
+    monkeypatch.setenv("SPECIATION_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(cache, "_ENGINE", ["another engine"])  # as if a file of dsl/ had changed
+    cache.clear()
+    for name in cache.made:
+        monkeypatch.setitem(cache.made, name, 0)
+    load_ruleset("original")
+    assert cache.made["code"] > 100
+    cache.clear()
+
+
+def test_a_broken_file_is_ignored_and_written_anew(tmp_path):
+    first = _process(tmp_path)
+    with open(first["file"], "wb") as f:
+        f.write(b"not a cache")
+    again = _process(tmp_path)  # loads as if there were no file
+    assert again["made"]["code"] > 100 and again["digest"] == first["digest"]
+    assert _process(tmp_path)["made"]["code"] == 0
+
+
+def test_the_cache_can_be_off(tmp_path):
+    off = _process("off")
+    assert off["file"] == "None" and _process("off")["made"]["code"] > 100
+
+
+def test_an_entry_that_cannot_be_saved_leaves_out_only_itself(tmp_path):
+    _process(tmp_path, "original", "deep")
+    assert _process(tmp_path)["made"]["code"] == 0
