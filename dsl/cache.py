@@ -13,8 +13,8 @@ files).
 
 **On disk.** The engine's own code cannot change inside a running process, but it can
 between two: so the caches are saved in one file per *engine*, named by a digest of the
-engine's sources (every ``.py``, grammar and schema file of ``dsl/`` and ``interpreter/``)
-and the Python version. A process reads that file at its first load and, if its loads added
+engine's sources (every ``.py``, grammar and schema file of ``dsl/`` and ``interpreter/``),
+the Python version and the versions of Lark, PyYAML and jsonschema. A process reads that file at its first load and, if its loads added
 to it, writes it back (atomically: a new file, then a rename). A changed engine
 or Python has another file name, so it never meets a stale entry. It is written once, when
 the process exits, and holds what loaded without an error (errors are found anew, and
@@ -158,9 +158,12 @@ _ENGINE: list[str] = []
 
 
 def engine_digest() -> str:
-    """A digest of the engine's sources and the Python version: the disk file's name."""
+    """A digest of the engine's sources, the Python version and the versions of the
+    libraries that parse and check (Lark, PyYAML, jsonschema): the disk file's name."""
     if not _ENGINE:
-        h = hashlib.sha256(f"{FORMAT} {sys.version}".encode())
+        from importlib.metadata import version
+        libraries = " ".join(f"{name} {version(name)}" for name in ("lark", "pyyaml", "jsonschema"))
+        h = hashlib.sha256(f"{FORMAT} {sys.version} {libraries}".encode())
         here = Path(__file__).resolve().parent
         for root in (here, here.parent / "interpreter"):
             for path in sorted(root.rglob("*")):
