@@ -87,3 +87,21 @@ def test_balance_command_writes_text_json_and_html(tmp_path, capsys):
     page = out_html.read_text()
     assert page.count("<svg") >= 5 and "ruleset_digest" in page
     assert main(["balance", TOY, "--agents", "bogus", "--quiet"]) == 2
+
+
+@pytest.mark.parametrize("edition", ["original", "marine"])
+def test_balance_of_each_edition_with_and_without_a_mod(tmp_path, capsys, edition):
+    # issue 8: the report and the HTML page for both editions, with and without a mod
+    pytest.importorskip("matplotlib", reason="--html needs the ai extra: pip install 'speciation[ai]'")
+    mod = tmp_path / "mod"
+    mod.mkdir()
+    (mod / "extra.yaml").write_text("tables:\n  study_marker: {a: 1}\n")
+    for extra, name in (([], "plain"), (["--mod", str(mod)], "mod")):
+        out_json, out_html = tmp_path / f"{name}.json", tmp_path / f"{name}.html"
+        code = main(["balance", edition, "--players", "2", "--games", "2", "--agents", "random", "--quiet",
+                     *extra, "--json", str(out_json), "--html", str(out_html)])
+        assert code == 0
+        assert "games completed: 2 of 2" in capsys.readouterr().out
+        study = json.loads(out_json.read_text())["study"]
+        assert len(study["mods"]) == len(extra) // 2 and study["ruleset_digest"]
+        assert out_html.read_text().count("<svg") >= 3

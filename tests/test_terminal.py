@@ -186,3 +186,18 @@ def test_hand_over_clears_a_terminal(monkeypatch):
     human.hand_over("Player 2")
     assert sys.stdout.getvalue() == "\033[H\033[2J\033[3J\n"
     assert shown == ["Pass the terminal to Player 2 — press Enter when ready "]
+
+
+@pytest.mark.parametrize("edition, answers, decision", [
+    ("original", ["1", "1", "q"], "Planning: place an action pawn"),
+    ("marine", ["1", "1", "1", "1", "1", "1", "q"], "Turn: place a pawn, or retrieve"),
+])
+def test_a_person_plays_against_the_search_agents(capsys, monkeypatch, edition, answers, decision):
+    # issue 8: `speciation play EDITION --agents human,mcts,greedy` in a terminal
+    code, out = play(capsys, monkeypatch, answers, edition, "--players", "3", "--agents", "human,mcts,greedy",
+                     "--seed", "1")
+    assert code == 0 and out.rstrip().endswith("game stopped")
+    animals = [line.split(" plays the ")[1] for line in out.splitlines() if " plays the " in line]
+    assert len(animals) == 3
+    for animal in animals[1:]:  # the mcts and the greedy seat each took a decision of the turn
+        assert f"  {animal}: {decision} → " in out, animal
