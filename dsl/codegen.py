@@ -9,9 +9,10 @@ dictionary lookups with the machine's own message on failure.
 
 No text of a rule file ever becomes code: every value (numbers, texts, symbols,
 tables, functions, builtins) is passed in the generated function's globals as
-``C_i`` (one name per constant: a global read, not a subscript); the only names written into the source are validated identifiers (local
-names and attribute names, which the grammar restricts to ``[A-Za-z_][A-Za-z0-9_]*``)
-through ``repr`` and the generator's own temporaries. Set ``SPECIATION_CODEGEN=0``
+``C_i`` (one name per constant: a global read, not a subscript); the only names
+written into the source are validated identifiers (local names and attribute names,
+which the grammar restricts to ``[A-Za-z_][A-Za-z0-9_]*``) through ``repr`` and the
+generator's own temporaries. Set ``SPECIATION_CODEGEN=0``
 to run the closures instead (the tests compare both).
 """
 from __future__ import annotations

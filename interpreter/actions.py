@@ -54,10 +54,10 @@ class Offer:
 
     __slots__ = ("pending", "_machine", "_id", "_env", "_describe")
 
-    def __init__(self, machine, pending: dict, decision: str, env: dict):
+    def __init__(self, machine, pending: dict, decision: tuple[str, int], env: dict):
         self.pending = pending
         self._machine = machine
-        self._id = decision  # the game's token and the decision's number, joined when read
+        self._id: tuple[str, int] | str = decision  # (the game's token, the decision's number), joined when read
         self._env = env  # the names of the block that asks (copied when a label is first asked)
         self._describe = None
 
