@@ -68,6 +68,8 @@ def _remember(name: str, key: Any, make: Callable[[], Any]) -> Any:
     value = make()  # an error is raised every time, never remembered
     if len(table) >= LIMIT:
         table.clear()
+        _used[name].clear()
+        _used[name].add(key)
     table[key] = value
     _disk["added"] = True
     return value
