@@ -5,8 +5,9 @@
 
 Prints: actions per CPU second for original 2/4/6 and Marine 2/4 players (log on and,
 where the engine can, off); the cost of clone, to_json/from_json, apply and
-legal_actions at the start and the end of a game; load time, first and cached; and
-five hot rule computations written by hand in plain Python, checked equal to the
+legal_actions at the start and the end of a game; load time (in a new process with
+nothing cached, in a new process with the disk cache, and again in the same process);
+and five hot rule computations written by hand in plain Python, checked equal to the
 interpreted result on sampled states, with the interpreted / hand-written time ratio.
 Every figure is the minimum (and median) over repeated runs. The script runs on older
 engines too (what they lack is skipped), so two checkouts can be compared side by side.
@@ -14,9 +15,12 @@ engines too (what they lack is skipped), so two checkouts can be compared side b
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 
 from speciation import Game, load_ruleset
@@ -106,15 +110,33 @@ def costs(rulesets: dict) -> None:
             print(f"  apply             {fmt(runs)}")
 
 
+_LOAD = """
+import sys, time
+from speciation import load_ruleset
+started = time.process_time()
+load_ruleset(sys.argv[1])
+print(time.process_time() - started)
+"""
+
+
+def _load_in_new_process(name: str, cache_dir: str) -> float:
+    """CPU seconds of loading *name* in a new process (the package's import left out)."""
+    env = dict(os.environ, SPECIATION_CACHE_DIR=cache_dir)
+    done = subprocess.run([sys.executable, "-c", _LOAD, name], env=env, capture_output=True, text=True, check=True)
+    return float(done.stdout.split()[-1])
+
+
 def loads() -> None:
     print("== load time (CPU) ==")
-    for name in ("original", "marine"):
-        started = CLOCK()
-        load_ruleset(name)
-        first = CLOCK() - started
-        again = cpu(lambda: load_ruleset(name), 5)
-        print(f"{name:8} first {first * 1000:7.1f} ms (includes whatever this process loaded before)   "
-              f"again {fmt(again, 1000, 'ms')}")
+    with tempfile.TemporaryDirectory() as folder:
+        for name in ("original", "marine"):
+            cold = [_load_in_new_process(name, "off") for _ in range(3)]  # nothing cached anywhere
+            _load_in_new_process(name, folder)  # writes the disk cache (engines that have one)
+            disk = [_load_in_new_process(name, folder) for _ in range(3)]
+            load_ruleset(name)
+            again = cpu(lambda: load_ruleset(name), 5)
+            print(f"{name:8} new process, cold {fmt(cold, 1000, 'ms')}   from the disk cache {fmt(disk, 1000, 'ms')}")
+            print(f"{'':8} again in the same process {fmt(again, 1000, 'ms')}")
 
 
 def references(rulesets: dict, samples: int) -> None:
