@@ -1,0 +1,116 @@
+"""Paired CPU-time comparison of two checkouts (for a refactor or optimisation that must not slow anything).
+
+    python benchmarks/paired.py --a /path/to/old/.venv/bin/python --b .venv/bin/python --rounds 8
+
+Each workload runs as a fresh process of each interpreter in turn (A B A B ...), and the CPU
+time (user + sys, from ``resource.getrusage(RUSAGE_CHILDREN)``) of each run is taken; the
+ratio B/A is computed pair by pair, so a machine whose speed drifts still compares fairly.
+Prints min / median / max of each side and of the ratios (below 1: B is faster).
+
+Workloads (each uses only the stable public API, so an older checkout runs them too):
+- ``play``: random games, original 4 players (seeds 0-5) and Marine 4 players (seeds 0-2),
+  one generator per game, every action applied as the ``Action`` that ``legal_actions()`` gave;
+  prints the action count, so both sides are checked to play the same games.
+- ``load``: load both editions in a new process with the load cache turned off (a cold load).
+- ``load-cached``: the same with a warm disk cache (a folder of its own, filled by a first run).
+- ``mcts``: one ``mcts`` decision (60 iterations, no time bound, so the work is fixed and
+  the choice must be the same) of a 4-player original game after 40 random decisions.
+Import time is part of every figure (the same on both sides unless the imports changed).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+
+WORKLOADS = {
+    "play": """
+import random
+from speciation import Game, load_ruleset
+total = 0
+for name, seeds in (("original", range(6)), ("marine", range(3))):
+    ruleset = load_ruleset(name)
+    for seed in seeds:
+        game = Game.new(ruleset, 4, seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            actions = game.legal_actions()
+            game.apply(actions[rng.randrange(len(actions))])
+            total += 1
+print(total)
+""",
+    "load": """
+from speciation import load_ruleset
+load_ruleset("original"); load_ruleset("marine")
+print("loaded")
+""",
+    "mcts": """
+import random
+from speciation import Game, load_ruleset
+from speciation.agents import MctsAgent, SeatView
+game = Game.new(load_ruleset("original"), 4, 3)
+rng = random.Random(3)
+for _ in range(40):
+    actions = game.legal_actions()
+    game.apply(actions[rng.randrange(len(actions))])
+seat = game.current_player
+action = MctsAgent(seed=1, seat=seat, iterations=60, seconds=0).choose(SeatView(game, seat))
+print(action.label)
+""",
+}
+
+
+def run(python: str, workload: str, env: dict) -> tuple[float, str]:
+    """CPU seconds of one run of *workload* under *python*, and what it printed."""
+    code = WORKLOADS["load" if workload == "load-cached" else workload]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    done = subprocess.run([python, "-c", code], env=env, capture_output=True, text=True, check=False)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode:
+        sys.exit(f"{python}: {workload} failed:\n{done.stderr[-2000:]}")
+    used = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return used, done.stdout.strip()
+
+
+def environment(workload: str, cache: str) -> dict:
+    env = dict(os.environ)
+    env["SPECIATION_CACHE_DIR"] = cache if workload == "load-cached" else ""
+    return env
+
+
+def describe(values: list[float]) -> str:
+    return f"min {min(values):.3f}  median {statistics.median(values):.3f}  max {max(values):.3f}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--a", required=True, help="the reference interpreter (e.g. the old checkout's .venv/bin/python)")
+    parser.add_argument("--b", default=sys.executable, help="the changed interpreter (default: this one)")
+    parser.add_argument("--rounds", type=int, default=6)
+    parser.add_argument("--only", default="play,load,load-cached,mcts")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as cache_a, tempfile.TemporaryDirectory() as cache_b:
+        for workload in args.only.split(","):
+            envs = {args.a: environment(workload, cache_a), args.b: environment(workload, cache_b)}
+            outputs = {run(python, workload, envs[python])[1] for python in (args.a, args.b)}  # warm-up
+            if len(outputs) != 1:
+                print(f"{workload}: the two sides printed different results: {sorted(outputs)}")
+                return 1
+            a_times, b_times = [], []
+            for _ in range(args.rounds):
+                a_times.append(run(args.a, workload, envs[args.a])[0])
+                b_times.append(run(args.b, workload, envs[args.b])[0])
+            ratios = [b / a for a, b in zip(a_times, b_times, strict=True)]
+            print(f"{workload} ({outputs.pop() if len(outputs) == 1 else 'results differ'}), CPU seconds")
+            print(f"  A {describe(a_times)}")
+            print(f"  B {describe(b_times)}")
+            print(f"  B/A by pair {describe(ratios)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
