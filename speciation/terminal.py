@@ -14,7 +14,7 @@ from .outcome import GameOutcome
 from .play import play
 from .undo import Checkpoint, UndoRefused, UndoStack
 
-__all__ = ["TerminalSession", "UndoRefused"]
+__all__ = ["TerminalSession"]
 
 
 @dataclass
