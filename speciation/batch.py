@@ -1,8 +1,9 @@
 """Play many games, in one process or on several cores, with one progress bar.
 
 A batch is a list of :class:`GameSpec` (plain, picklable data: which ruleset, how
-many players, which seed, which agents); :func:`run_games` plays them and returns
-one :class:`GameResult` per spec, in the order given. With ``workers=N`` the games
+many players, which seed, which agents); :func:`run_games` plays them (with the one play
+loop, :func:`speciation.play.play`) and returns one :class:`~speciation.outcome.GameOutcome`
+per spec, in the order given. With ``workers=N`` the games
 are shared among N processes; each game depends only on its spec, so the results
 are the same as in one process (only the timings differ).
 
@@ -17,14 +18,15 @@ import os
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Sequence
 
 from tqdm import tqdm
 
-from .agents import make_agents, play_game
-from .dsl.errors import SpeciationError
+from .agents.registry import make_agents
 from .interpreter.game import Game
+from .outcome import GameOutcome, describe
+from .play import play
 
 MAX_ACTIONS = 100_000  # a random game longer than this is taken to be stuck in a rules loop
 
@@ -49,22 +51,6 @@ class GameSpec:
     log: bool = True  # keep the game's event log (off: faster, nothing lost but the log)
 
 
-@dataclass
-class GameResult:
-    """One played game."""
-
-    index: int
-    seed: int
-    completed: bool
-    actions: int = 0
-    turns: Any = None
-    winner: int | None = None
-    winner_label: str | None = None
-    scores: list = field(default_factory=list)
-    seconds: float = 0.0  # CPU time of the process that played it
-    error: str | None = None
-
-
 _RULESETS: dict[tuple, Any] = {}  # rulesets loaded by this process, by (ruleset, variants, mods)
 
 
@@ -81,11 +67,11 @@ def remember_ruleset(spec: GameSpec, ruleset) -> None:
     _RULESETS[(spec.ruleset, tuple(spec.variants), tuple(spec.mods))] = ruleset
 
 
-def play_spec(spec: GameSpec) -> GameResult:
+def play_spec(spec: GameSpec) -> GameOutcome:
     """Play one game; any failure (a rule error, a game too long) is recorded in the
-    result with its seed, never raised."""
+    outcome with its seed, never raised."""
     started = time.process_time()
-    result = GameResult(spec.index, spec.seed, completed=False)
+    result = GameOutcome(spec.index, spec.seed)
     game = None
     try:
         ruleset = _ruleset_for(spec)
@@ -93,42 +79,14 @@ def play_spec(spec: GameSpec) -> GameResult:
         if not spec.log:
             game.keep_log = False
         agents = make_agents(spec.agents, spec.players, spec.seed)
-        play_game(game, agents, max_actions=spec.max_actions)
-        _finish(game, result)
+        result = play(game, agents, max_actions=spec.max_actions)
+        result.index, result.seed = spec.index, spec.seed
     except Exception as exc:  # any failure is reported with its seed, never fatal
-        result.error = _describe(exc)
+        result.error = describe(exc)
     result.seconds = time.process_time() - started
     if game is not None:
         result.actions = game.state["steps"]
     return result
-
-
-def _finish(game: Game, result: GameResult) -> None:
-    """Fill in the outcome of a finished game."""
-    for key, value in outcome(game).items():
-        setattr(result, key, value)
-    result.completed = True
-
-
-def outcome(game: Game) -> dict:
-    """How a finished game came out, from the ruleset's own functions where it has them:
-    ``winner`` (seat), ``scores``, ``turns`` (``turn_count()``) and ``winner_label``
-    (``winner_label()``, else the winning seat's name in the game's language)."""
-    functions = game.ruleset.functions
-    found = {"scores": game.scores, "winner": game.winner}
-    if "turn_count" in functions:
-        found["turns"] = game.evaluate("turn_count")
-    if "winner_label" in functions:
-        found["winner_label"] = str(game.evaluate("winner_label"))
-    elif found["winner"] is not None:
-        found["winner_label"] = game.label(game.state["players"][found["winner"]])
-    return found
-
-
-def _describe(exc: BaseException) -> str:
-    if isinstance(exc, SpeciationError):
-        return str(exc)
-    return f"{type(exc).__name__}: {exc}"
 
 
 def run_games(specs: Sequence[GameSpec], workers: int = 1, progress: bool = False,

@@ -8,9 +8,10 @@ import time
 from dataclasses import asdict, dataclass, field
 from statistics import mean
 
-from .batch import MAX_ACTIONS, GameResult, GameSpec, play_spec, remember_ruleset, run_games
+from .batch import MAX_ACTIONS, GameSpec, play_spec, remember_ruleset, run_games
+from .outcome import GameOutcome
 
-__all__ = ["MAX_ACTIONS", "GameResult", "Summary", "play_random_game", "simulate"]
+__all__ = ["MAX_ACTIONS", "Summary", "play_random_game", "simulate"]
 
 
 @dataclass
@@ -22,16 +23,16 @@ class Summary:
     players: int
     variants: list[str]
     seed: int
-    results: list[GameResult]
+    results: list[GameOutcome]
     seconds: float
     mods: list[dict] = field(default_factory=list)   # each mod's name, version, author, path
 
     @property
-    def completed(self) -> list[GameResult]:
+    def completed(self) -> list[GameOutcome]:
         return [r for r in self.results if r.completed]
 
     @property
-    def failed(self) -> list[GameResult]:
+    def failed(self) -> list[GameOutcome]:
         return [r for r in self.results if not r.completed]
 
     @property
@@ -92,7 +93,7 @@ def _spec(ruleset, players: int, seed: int, index: int, max_actions: int, lang: 
 
 
 def play_random_game(ruleset, players: int, seed: int, index: int = 0,
-                     max_actions: int = MAX_ACTIONS, lang: str | None = None) -> GameResult:
+                     max_actions: int = MAX_ACTIONS, lang: str | None = None) -> GameOutcome:
     """Play one game with random agents (game and agents seeded with *seed*); a game
     longer than *max_actions* fails."""
     spec = _spec(ruleset, players, seed, index, max_actions, lang)

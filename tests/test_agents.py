@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 
 from speciation import Game, load_ruleset
-from speciation.agents import GameTooLong, HumanAgent, QuitGame, RandomAgent, SeatView, make_agents, play_game
+from speciation.agents import GameTooLong, HumanAgent, QuitGame, RandomAgent, SeatView, make_agents
+from speciation.play import play
 from speciation.simulation import play_random_game, simulate
 
 TOY = Path(__file__).parent / "fixtures" / "toy"
@@ -21,7 +22,7 @@ def test_random_agents_finish_a_game_reproducibly(toy):
     def one(seed: int) -> list[str]:
         game = Game.new(toy, 3, seed)
         lines: list[str] = []
-        play_game(game, [RandomAgent(seed, seat) for seat in range(3)], on_log=lines.append)
+        play(game, [RandomAgent(seed, seat) for seat in range(3)], on_log=lines.append)
         assert game.is_over and game.state["steps"] == 9
         assert lines == game.log  # every line, once, in order
         return lines
@@ -38,7 +39,7 @@ def test_random_agent_does_not_touch_the_game_rng(toy):
 
 def test_max_actions_stops_a_long_game(toy):
     with pytest.raises(GameTooLong):
-        play_game(Game.new(toy, 2, 0), [RandomAgent(0, 0), RandomAgent(0, 1)], max_actions=2)
+        play(Game.new(toy, 2, 0), [RandomAgent(0, 0), RandomAgent(0, 1)], max_actions=2)
 
 
 def test_human_agent_reads_numbers_and_quits():

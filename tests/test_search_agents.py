@@ -8,14 +8,15 @@ from pathlib import Path
 import pytest
 
 from speciation import Game, load_ruleset
-from speciation.agents import GreedyAgent, MctsAgent, RandomAgent, SeatView, make_agent, make_agents, play_game
+from speciation.agents import GreedyAgent, MctsAgent, RandomAgent, SeatView, make_agent, make_agents
+from speciation.play import play
 
 TOY = Path(__file__).parent / "fixtures" / "toy"
 
 
 def test_greedy_takes_the_most_points_on_the_toy_game():
     game = Game.new(load_ruleset(str(TOY)), 2, 0)  # each turn: take 1-3 points, or pass
-    play_game(game, [GreedyAgent(0, 0), RandomAgent(0, 1)])
+    play(game, [GreedyAgent(0, 0), RandomAgent(0, 1)])
     assert game.scores[0] == 9  # 3 points in each of the 3 rounds
 
 
@@ -23,7 +24,7 @@ def test_mcts_beats_random_on_the_toy_game():
     toy = load_ruleset(str(TOY))
     for seed in range(4):
         game = Game.new(toy, 2, seed)
-        play_game(game, [MctsAgent(seed, 0, iterations=60, cutoff=0, seconds=0), RandomAgent(seed, 1)])
+        play(game, [MctsAgent(seed, 0, iterations=60, cutoff=0, seconds=0), RandomAgent(seed, 1)])
         assert game.winner == 0  # it plays to win, not to take every point
 
 

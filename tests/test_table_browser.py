@@ -18,7 +18,7 @@ from table_support import CHROMIUM_ARGS, SCREENSHOTS, RunningTable, advance, chr
 need_table_extra()
 sync_api = pytest.importorskip("playwright.sync_api", reason="browser tests need Playwright: bash scripts/setup")
 
-from speciation.table.session import Session  # noqa: E402
+from speciation.table.session import TableGame  # noqa: E402
 
 WAIT = 30_000  # ms
 
@@ -134,7 +134,7 @@ def names(game, value) -> list[str]:
 def test_choose_by_clicking_the_board(page, running, ruleset, kind):
     """Click an entity of *kind* that an option names (*kind*+: one named with another
     entity, a piece placed on it); a menu when several options name it."""
-    session = Session.new(f"click-{ruleset}-{kind}", ruleset, 2, ["human", "human"], seed=4)
+    session = TableGame.new(f"click-{ruleset}-{kind}", ruleset, 2, ["human", "human"], seed=4)
     together, kind = kind.endswith("+"), kind.rstrip("+")
 
     def wanted(game, value) -> list[str]:
@@ -245,7 +245,7 @@ def test_hot_seat_hands_the_screen_over(page, running):
 def test_play_to_the_end_against_agents(page, running, ruleset, variants, lang):
     """The person's seat clicks its buttons until the game is over (the game is started near
     its end by random play, to keep the test short)."""
-    session = Session.new(f"end-{ruleset}", ruleset, 2, ["human", "random"], seed=2, variants=variants,
+    session = TableGame.new(f"end-{ruleset}", ruleset, 2, ["human", "random"], seed=2, variants=variants,
                           lang=lang or None)
     probe = session.game.clone()
     rng = random.Random(2)

@@ -20,7 +20,7 @@ from table_support import RunningTable, need_table_extra
 need_table_extra()
 
 from speciation.interpreter.game import Game  # noqa: E402
-from speciation.table.session import Session  # noqa: E402
+from speciation.table.session import TableGame  # noqa: E402
 
 HUMAN_DECISIONS = 25
 
@@ -75,7 +75,7 @@ def _poison_order(game: Game) -> list[list[str]]:
     return orders
 
 
-def _play_as(running, session: Session, seat: int) -> list[str]:
+def _play_as(running, session: TableGame, seat: int) -> list[str]:
     """Seat *seat* plays at its page (random picks) while agents play the others; the text
     of every message the page received."""
     from websockets.sync.client import connect
@@ -134,7 +134,7 @@ SHOWN: set[str] = set()   # every string the seat's view showed when a message w
 
 @pytest.mark.parametrize("ruleset", ["original", "marine"])
 def test_no_message_to_a_seat_holds_what_it_may_not_see(running, resampled, ruleset):
-    session = Session.new(f"leak-{ruleset}", ruleset, 3, ["human", "random", "random"], seed=11)
+    session = TableGame.new(f"leak-{ruleset}", ruleset, 3, ["human", "random", "random"], seed=11)
     orders = _poison_order(session.game)
     hidden_start = _secret_values(session.game, 0)
     running.add(session)
@@ -164,7 +164,7 @@ def test_no_message_to_a_seat_holds_what_it_may_not_see(running, resampled, rule
             assert not found, f"the hidden value {ident!r} ({word!r}) reached seat 1's page: {found[0][:300]}"
 
 
-def _leak_candidates(session: Session, secret: set[str]) -> dict[str, set[str]]:
+def _leak_candidates(session: TableGame, secret: set[str]) -> dict[str, set[str]]:
     """Hidden values the seat never saw, with the words that name them (id and names)."""
     public = set(SHOWN)
     ruleset = session.game.ruleset

@@ -13,11 +13,11 @@ from table_support import advance, need_table_extra
 need_table_extra()
 
 from speciation.cli import build_parser  # noqa: E402
-from speciation.table.session import Replay, Session  # noqa: E402
+from speciation.table.session import Replay, TableGame  # noqa: E402
 
 
 def test_undo_takes_back_the_decision_and_the_agents_replies():
-    session = Session.new("u", "original", 2, ["human", "random"], seed=3)
+    session = TableGame.new("u", "original", 2, ["human", "random"], seed=3)
     while session.agent_step():
         pass
     seat, before = session.decider, json.dumps(session.game.state)
@@ -33,7 +33,7 @@ def test_undo_takes_back_the_decision_and_the_agents_replies():
 
 
 def test_undo_is_refused_once_something_was_drawn():
-    session = Session.new("d", "original", 2, ["human", "human"], seed=3)
+    session = TableGame.new("d", "original", 2, ["human", "human"], seed=3)
     rng = random.Random(1)
     for _ in range(400):  # until one decision of a person draws from the random state
         seat = session.decider
@@ -48,10 +48,10 @@ def test_undo_is_refused_once_something_was_drawn():
 
 
 def test_a_save_resumes_and_replays():
-    session = Session.new("s", "marine", 2, ["human", "random"], seed=5)
+    session = TableGame.new("s", "marine", 2, ["human", "random"], seed=5)
     advance(session, lambda game: len(session.decisions) >= 30, random.Random(2))
     text = session.save_json()
-    resumed = Session.resume("r", text)
+    resumed = TableGame.resume("r", text)
     assert resumed.game.digest() == session.game.digest() and resumed.seats == ["human", "random"]
     replay = Replay.from_save("p", text)
     assert replay.game_at(30).digest() == session.game.digest() and replay.error is None
@@ -59,7 +59,7 @@ def test_a_save_resumes_and_replays():
 
 
 def test_a_replay_names_the_first_decision_that_no_longer_applies():
-    session = Session.new("x", "original", 2, ["human", "human"], seed=5)
+    session = TableGame.new("x", "original", 2, ["human", "human"], seed=5)
     advance(session, lambda game: len(session.decisions) >= 12, random.Random(4))
     history = session.game.history
     history["decisions"][7][1] = "no such option"

@@ -9,7 +9,8 @@ import pytest
 from speciation import Game, load_ruleset
 from speciation.agents import HumanAgent, QuitGame, RandomAgent
 from speciation.cli import main
-from speciation.session import Session, UndoRefused
+from speciation.terminal import TerminalSession
+from speciation.undo import UndoRefused
 
 
 def play(capsys, monkeypatch, answers, *args):
@@ -69,7 +70,7 @@ def test_undo_takes_back_the_last_decision_and_the_replies(original_game):
     human = HumanAgent(read=lambda prompt: next(answers), write=shown.append)
     asked = human.choose
     human.choose = lambda seat: digests.append(game.digest()) or asked(seat)
-    session = Session(game, [human, RandomAgent(1, 1), RandomAgent(1, 2)], on_log=shown.append)
+    session = TerminalSession(game, [human, RandomAgent(1, 1), RandomAgent(1, 2)], on_log=shown.append)
     session.audience = session.default_audience()
     with pytest.raises(QuitGame):
         session.play()
@@ -87,11 +88,11 @@ def original_game():
 
 def test_undo_restores_the_state_exactly(original_game):
     game = original_game
-    session = Session(game, [HumanAgent(), RandomAgent(1, 1), RandomAgent(1, 2)], on_log=None)
+    session = TerminalSession(game, [HumanAgent(), RandomAgent(1, 1), RandomAgent(1, 2)], on_log=None)
     while game.current_player != 0:
         game.apply(RandomAgent(1, 9).choose(game))
     digest = game.digest()
-    session.checkpoints.append(session.checkpoint(0))
+    session.undo_stack.push(session.undo_stack.checkpoint(0))
     game.apply(game.legal_actions()[0])
     while game.current_player != 0:  # the agents reply (placing pawns: no chance)
         game.apply(session.agents[game.current_player].choose(game))
@@ -103,8 +104,8 @@ def test_undo_restores_the_state_exactly(original_game):
 def test_undo_refused_after_chance_or_a_reveal():
     toy = load_ruleset("tests/fixtures/toy")  # each turn draws a letter from the bag
     game = Game.new(toy, 2, seed=1)
-    session = Session(game, [HumanAgent(), RandomAgent(1, 1)], on_log=None)
-    session.checkpoints.append(session.checkpoint(0))
+    session = TerminalSession(game, [HumanAgent(), RandomAgent(1, 1)], on_log=None)
+    session.undo_stack.push(session.undo_stack.checkpoint(0))
     game.apply(1)
     assert session.undo_refusal(0) == "chance has been drawn since (something hidden may have been revealed)"
     with pytest.raises(UndoRefused):
@@ -113,10 +114,10 @@ def test_undo_refused_after_chance_or_a_reveal():
     # Marine: a secret trait choice made public without any chance
     game = Game.new(load_ruleset("marine"), 3, seed=1)
     seat = game.current_player
-    session = Session(game, [HumanAgent(), HumanAgent(), HumanAgent()], on_log=None)
+    session = TerminalSession(game, [HumanAgent(), HumanAgent(), HumanAgent()], on_log=None)
     other = next(f for f, r in game.state["ent"].items()
                  if r.get("trait_hand") and game.player_of(f) != seat)
-    session.checkpoints.append(session.checkpoint(seat))
+    session.undo_stack.push(session.undo_stack.checkpoint(seat))
     record = game.state["ent"][other]
     record["traits"], record["trait_hand"] = record["trait_hand"][:1], []   # revealed
     assert session.undo_refusal(seat).startswith("something hidden from you has been revealed since")

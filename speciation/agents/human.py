@@ -11,7 +11,7 @@ from ..dsl.errors import did_you_mean
 from ..interpreter.game import Action
 from ..render import Scene, label_of, render_text
 from ..render.text import scores_text
-from .base import QuitGame, SeatView
+from .base import QuitGame, SeatView, UndoRequest
 
 HELP = """commands at the prompt:
   NUMBER       choose that option
@@ -42,7 +42,9 @@ class HumanAgent:
     def __init__(self, read: Callable[[str], str] = input, write: Callable[[str], None] = print):
         self.read = read
         self.write = write
-        self.session = None       # set by a Session: undo
+        # why this seat may not undo now (None: it may); set by whoever keeps the undo
+        # (the terminal's session); without it, undo is not available
+        self.undo_refusal: Callable[[int], str | None] | None = None
 
     def choose(self, seat: SeatView) -> Action:
         actions = seat.legal_actions()
@@ -95,14 +97,13 @@ class HumanAgent:
             self.write(f"please type a number from 1 to {count}, a command (help), or q to quit")
 
     def _undo(self, seat: int) -> None:
-        if self.session is None:
+        if self.undo_refusal is None:
             self.write("undo is not available in this game")
             return
-        reason = self.session.undo_refusal(seat)
+        reason = self.undo_refusal(seat)
         if reason is not None:
             self.write(f"cannot undo: {reason}")
             return
-        from ..session import UndoRequest
         raise UndoRequest(seat)
 
 

@@ -63,8 +63,7 @@ def format_text(record: dict, summary: dict, comparison: dict | None = None, sec
 
 def to_json(record: dict, summary: dict, records: list, comparison: dict | None = None,
             second: dict | None = None) -> str:
-    from dataclasses import asdict
-    data = {"study": record, "summary": summary, "games": [asdict(r) for r in records]}
+    data = {"study": record, "summary": summary, "games": [r.to_dict() for r in records]}
     if comparison is not None:
         data["second"] = second
         data["comparison"] = comparison

@@ -8,9 +8,12 @@ from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from typing import Any, Callable
 
-from ..agents import GameTooLong, make_agents, play_game
-from ..batch import map_games, outcome
+from ..agents.base import GameTooLong
+from ..agents.registry import make_agents
+from ..batch import map_games
 from ..interpreter.game import Game
+from ..outcome import GameOutcome
+from ..play import play
 
 MAX_ACTIONS = 100_000
 
@@ -49,22 +52,22 @@ class Config:
 
 @dataclass
 class GameRecord:
-    """What one game of a study came to (plain data: it travels between processes)."""
+    """What one game of a study came to: its :class:`GameOutcome` and what a study adds, the
+    agents of its seats and the cards taken (``[card label, seat of the taker]``). Plain data:
+    it travels between processes. The outcome's fields read as the record's own
+    (``record.winner``); :meth:`to_dict` gives them side by side, as the JSON files hold them."""
 
-    index: int
-    seed: int
+    outcome: GameOutcome
     agents: list[str]
-    completed: bool = False
-    winner: int | None = None
-    winner_label: str | None = None
-    scores: list = field(default_factory=list)
-    turns: Any = None
-    actions: int = 0
-    ending: str | None = None
-    taken: list = field(default_factory=list)  # [card label, seat of the taker]
-    seconds: float = 0.0
-    error: str | None = None
-    stopped: bool = False  # not over after ``max_actions`` actions: reported, not counted
+    taken: list = field(default_factory=list)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") or name == "outcome":  # not set yet (while unpickling)
+            raise AttributeError(name)
+        return getattr(self.outcome, name)
+
+    def to_dict(self) -> dict:
+        return {**asdict(self.outcome), "agents": self.agents, "taken": self.taken}
 
 
 @lru_cache(maxsize=8)
@@ -77,32 +80,23 @@ def play_one(config: Config, index: int) -> GameRecord:
     """Play game *index* of a study (seed ``config.seed + index``)."""
     seed = config.seed + index
     seats = config.seats(index)
-    record = GameRecord(index, seed, seats)
+    record = GameRecord(GameOutcome(index, seed), seats)
     started = time.process_time()
     try:
         game = Game.new(load(config.ruleset, config.variants, config.mods), config.players, seed)
         game.keep_log = False  # a study reads outcomes, never the log
-        play_game(game, make_agents(",".join(seats), config.players, seed), max_actions=config.max_actions)
-        _outcome(game, record)
+        outcome = play(game, make_agents(",".join(seats), config.players, seed), max_actions=config.max_actions)
+        outcome.index = index
+        record.outcome = outcome
+        if outcome.error is None and "cards_taken" in game.ruleset.functions:
+            record.taken = [[game.label(card), game.player_of(taker)]
+                            for taker, card in game.evaluate("cards_taken")]
     except GameTooLong as exc:
-        record.stopped, record.error = True, str(exc)
+        record.outcome.stopped, record.outcome.error = True, str(exc)
     except Exception as exc:  # reported with its seed, never fatal to the study
-        record.error = f"{type(exc).__name__}: {exc}"
-    record.seconds = time.process_time() - started
+        record.outcome.completed, record.outcome.error = False, f"{type(exc).__name__}: {exc}"
+    record.outcome.seconds = time.process_time() - started
     return record
-
-
-def _outcome(game: Game, record: GameRecord) -> None:
-    for key, value in outcome(game).items():
-        setattr(record, key, value)
-    record.actions = game.state["steps"]
-    functions = game.ruleset.functions
-    if "end_reason" in functions:
-        record.ending = str(game.evaluate("end_reason"))
-    if "cards_taken" in functions:
-        record.taken = [[game.label(card), game.player_of(taker)]
-                        for taker, card in game.evaluate("cards_taken")]
-    record.completed = True
 
 
 def _play_task(task: tuple[Config, int]) -> GameRecord:

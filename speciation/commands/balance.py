@@ -4,7 +4,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import asdict
 from pathlib import Path
 
 from tqdm import tqdm
@@ -14,7 +13,7 @@ from ..dsl.errors import RuleErrors, SpeciationError
 
 
 def cmd_balance(args: argparse.Namespace) -> int:
-    from ..agents import make_agents
+    from ..agents.registry import make_agents
     from ..balance import Config, compare, run_study, summarize
     from ..balance.report import format_html, format_text, to_json
     from ..balance.runner import load
@@ -48,7 +47,7 @@ def cmd_balance(args: argparse.Namespace) -> int:
     try:
         for number, config in enumerate(configs):
             def each(record, number=number):  # one JSON line per game, as soon as it is over
-                stream.write(json.dumps({"study": number, **asdict(record)}) + "\n")
+                stream.write(json.dumps({"study": number, **record.to_dict()}) + "\n")
                 stream.flush()
             with tqdm(total=config.games, file=sys.stderr, unit="game", disable=args.quiet,
                       desc=f"{config.ruleset} x{config.players}") as bar:

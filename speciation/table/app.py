@@ -23,7 +23,7 @@ from ..dsl.errors import RuleErrors, SpeciationError
 from ..dsl.loader import load_file
 from ..dsl.ruleset import available_rulesets, find_ruleset, load_ruleset, variant_files
 from . import messages
-from .session import HUMAN, Replay, Session, agent_names
+from .session import HUMAN, Replay, TableGame, agent_names
 
 STATIC = Path(__file__).parent / "static"
 
@@ -44,7 +44,7 @@ class Table:
     """Every game and replay the server holds, and the pages watching them."""
 
     agent_delay: float = 0.4
-    sessions: dict[str, Session] = field(default_factory=dict)
+    sessions: dict[str, TableGame] = field(default_factory=dict)
     replays: dict[str, Replay] = field(default_factory=dict)
     pages: dict[str, list[Page]] = field(default_factory=dict)
     drivers: dict[str, asyncio.Task] = field(default_factory=dict)
@@ -78,7 +78,7 @@ class Table:
                 cache[page.seat] = self.state_for(session, page.seat)
             await self.send(page, cache[page.seat])
 
-    def state_for(self, session: Session, seat: int) -> dict:
+    def state_for(self, session: TableGame, seat: int) -> dict:
         with session.lock:
             message = messages.seat_state(session.game, seat, session.seats, session.lang)
             refusal = session.undo_refusal(seat)
@@ -191,7 +191,7 @@ def create_app(table: Table | None = None) -> Starlette:
         ident = table.new_id()
         try:
             session = await asyncio.to_thread(
-                Session.new, ident, str(body.get("ruleset", "")), int(body.get("players") or 0),
+                TableGame.new, ident, str(body.get("ruleset", "")), int(body.get("players") or 0),
                 list(body.get("seats") or []), int(body.get("seed") or 0), list(body.get("variants") or []),
                 list(body.get("mods") or []), body.get("lang") or None)
         except RuleErrors as errors:
@@ -217,7 +217,7 @@ def create_app(table: Table | None = None) -> Starlette:
             if request.url.path.endswith("/replay"):
                 table.replays[ident] = await asyncio.to_thread(Replay.from_save, ident, text, lang)
                 return JSONResponse({"url": f"/replay/{ident}"})
-            table.sessions[ident] = await asyncio.to_thread(Session.resume, ident, text, None, lang)
+            table.sessions[ident] = await asyncio.to_thread(TableGame.resume, ident, text, None, lang)
         except (SpeciationError, ValueError, KeyError, TypeError) as error:
             return JSONResponse({"error": str(error)}, status_code=400)
         return JSONResponse({"url": f"/play/{ident}"})
@@ -306,7 +306,7 @@ def _seat_param(socket: WebSocket) -> int | None:
     return int(text) if text and text.isdigit() else None
 
 
-def _page_for(socket: WebSocket, session: Session) -> Page:
+def _page_for(socket: WebSocket, session: TableGame) -> Page:
     """Which seat a new page shows: the one it asks for, else the person deciding (or the
     first person; seat 0 when only agents play)."""
     asked = _seat_param(socket)

@@ -1,8 +1,9 @@
 """One game at the table: the game, who sits in each seat (a person or an agent), undo,
 and replay of its history (the game's own, ``game.history``).
 
-Nothing here knows any game: it uses the game API (``legal_actions``, ``apply``,
-``view``) and the agents of :mod:`speciation.agents`.
+Nothing here knows any game: people's choices go through the game API (``legal_actions``,
+``apply``), the agents' moves through the one play loop (:func:`speciation.play.play`), undo
+through :mod:`speciation.undo`.
 """
 from __future__ import annotations
 
@@ -11,43 +12,25 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..agents import make_agents
+from ..agents.registry import AGENT_NAMES, make_agent
 from ..dsl.errors import IllegalActionError, ReplayError, SaveFileError, SpeciationError
 from ..dsl.ruleset import load_ruleset
 from ..interpreter.game import Game
-from ..session import Session as UndoKeeper
-from ..session import UndoRefused
+from ..play import play
+from ..undo import UndoRefused, UndoStack
 
 HUMAN = "human"
 
 
 def agent_names() -> list[str]:
     """The agent names a seat may take (besides a person)."""
-    from .. import agents
-    from ..agents import base
-    names = getattr(agents, "AGENT_NAMES", None) or getattr(base, "AGENT_NAMES", None) or ("random",)
-    return [n for n in names if n != HUMAN]
-
-
-def _agent_for(name: str, players: int, seat: int, seed: int):
-    """The agent called *name* for seat *seat* (made the way ``make_agents`` makes it)."""
-    spec = ",".join(name if s == seat else "random" for s in range(players))
-    return make_agents(spec, players, seed)[seat]
-
-
-def _agent_input(game: Game, seat: int):
-    """What an agent is handed: the seat's handle where the agents package has one."""
-    try:
-        from ..agents import SeatView
-    except ImportError:
-        return game
-    return SeatView(game, seat)
+    return [n for n in AGENT_NAMES if n != HUMAN]
 
 
 @dataclass
-class Session:
+class TableGame:
     """A game in progress at the table. Its decisions are the game's own history
-    (``game.history``); undo follows the rules of :mod:`speciation.session`."""
+    (``game.history``); undo follows the rules of :mod:`speciation.undo`."""
 
     ident: str
     game: Game
@@ -57,23 +40,23 @@ class Session:
     lock: threading.RLock = field(default_factory=threading.RLock)
 
     def __post_init__(self) -> None:
-        # Keeps the checkpoints before each person's decision and says when undo is allowed
+        # The checkpoints before each person's decision; says when undo is allowed
         # (refused after chance, a reveal, or another person's decision).
-        self.keeper = UndoKeeper(self.game, [None] * len(self.seats), on_log=None)
+        self.undo_stack = UndoStack(self.game, self.humans)
 
     # ---- making one --------------------------------------------------------------------
 
     @classmethod
     def new(cls, ident: str, ruleset_name: str, players: int, seats: list[str], seed: int = 0,
             variants: list[str] | None = None, mods: list[str] | None = None,
-            lang: str | None = None) -> "Session":
+            lang: str | None = None) -> "TableGame":
         ruleset = load_ruleset(ruleset_name, list(variants or []), list(mods or []))
         game = Game.new(ruleset, players, seed, lang=lang)
         return cls(ident, game, _seat_list(seats, players), lang)._with_agents(seed)
 
     @classmethod
     def resume(cls, ident: str, text: str, seats: list[str] | None = None,
-               lang: str | None = None) -> "Session":
+               lang: str | None = None) -> "TableGame":
         """A session from a save (the engine's format; a table's save also names its seats)."""
         game = Game.from_json(text, lang=lang)
         table = _table_part(text)
@@ -81,11 +64,10 @@ class Session:
         chosen = seats or table.get("seats") or [HUMAN] * players
         return cls(ident, game, _seat_list(chosen, players), lang)._with_agents(int(game.state.get("seed", 0)))
 
-    def _with_agents(self, seed: int) -> "Session":
-        players = len(self.seats)
+    def _with_agents(self, seed: int) -> "TableGame":
         for seat, name in enumerate(self.seats):
             if name != HUMAN:
-                self.agents[seat] = _agent_for(name, players, seat, seed)
+                self.agents[seat] = make_agent(name, seed, seat)
         return self
 
     @property
@@ -121,10 +103,10 @@ class Session:
             actions = self.game.legal_actions()
             if not isinstance(index, int) or not 0 <= index < len(actions):
                 return "no such option"
-            mark = self.keeper.checkpoint(seat)
+            mark = self.undo_stack.checkpoint(seat)
             error = self._apply(seat, actions[index])
             if error is None:
-                self.keeper.checkpoints.append(mark)
+                self.undo_stack.push(mark)
             return error
 
     def agent_step(self) -> bool:
@@ -133,32 +115,32 @@ class Session:
             seat = self.decider
             if seat is None or seat not in self.agents:
                 return False
-            action = self.agents[seat].choose(_agent_input(self.game, seat))
-            error = self._apply(seat, action)
-            if error:
-                raise RuntimeError(f"the agent of seat {seat + 1} chose what the game refused: {error}")
+            try:
+                play(self.game, self.agents, decisions=1)
+            except SpeciationError as error:
+                refused = _refusal(error)
+                raise RuntimeError(f"the agent of seat {seat + 1} chose what the game refused: {refused}") from error
             return True
 
     def _apply(self, seat: int, action: Any) -> str | None:
+        """Apply *seat*'s action; the reason the game refused it, or None."""
         try:
             self.game.apply(action)
-        except IllegalActionError as error:
-            return str(error)
         except SpeciationError as error:
-            return f"the rules failed: {error}"
+            return _refusal(error)
         return None
 
     # ---- undo ------------------------------------------------------------------------------------
 
     def undo_refusal(self, seat: int) -> str | None:
         """Why *seat* may not take back its last decision now (None: it may)."""
-        return self.keeper.undo_refusal(seat)
+        return self.undo_stack.refusal(seat)
 
     def undo(self, seat: int) -> str | None:
         """Take back *seat*'s last decision and the agents' replies after it."""
         with self.lock:
             try:
-                self.keeper.undo(seat)
+                self.undo_stack.undo(seat)
             except UndoRefused as refusal:
                 return str(refusal)
             return None
@@ -170,6 +152,11 @@ class Session:
         data = json.loads(self.game.to_json())
         data["table"] = {"seats": self.seats}
         return json.dumps(data)
+
+
+def _refusal(error: SpeciationError) -> str:
+    """Why the game refused an action: an illegal one, or rules that failed applying it."""
+    return str(error) if isinstance(error, IllegalActionError) else f"the rules failed: {error}"
 
 
 def _table_part(text: str) -> dict:
@@ -217,7 +204,7 @@ class Replay:
         return cls(ident, game.ruleset, history, _table_part(text).get("seats"), lang)
 
     @classmethod
-    def of(cls, ident: str, session: Session) -> "Replay":
+    def of(cls, ident: str, session: TableGame) -> "Replay":
         history = session.game.history
         if history is None:
             raise SaveFileError("this game has no decision history to replay")

@@ -1,40 +1,24 @@
-"""A game being played at a table: the agents of its seats, the log as one audience may
-read it, and undo of the last human decision (with the agents' replies after it).
-
-Undo is refused where it would let a player take back a move after learning something
-hidden: when chance was drawn since (the RNG state or the chance script changed), when
-anything hidden from that seat at the decision has become visible since, or when another
-interactive seat decided since. Nothing here knows any game; the terminal game
-(:mod:`speciation.agents.human`) and a web table can both use it.
+"""A game played at the terminal: the agents of its seats (people among them), the log as
+its audience may read it, the hand-over between people at one terminal, and undo of a
+person's last decision (:mod:`speciation.undo`). The game is played by the one play loop
+(:func:`speciation.play.play`). Nothing here knows any game.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from .interpreter.game import Game
+from .agents.base import UndoRequest
+from .interpreter.game import Action, Game
+from .outcome import GameOutcome
+from .play import play
+from .undo import Checkpoint, UndoRefused, UndoStack
 
-
-class UndoRequest(Exception):
-    """Raised by an interactive agent (inside ``choose``) to ask its session to undo."""
-
-    def __init__(self, seat: int):
-        super().__init__(seat)
-        self.seat = seat
-
-
-@dataclass
-class Checkpoint:
-    """The state just before an interactive seat's decision."""
-
-    game: Game                        # a copy of the game (state and whatever else it keeps)
-    seat: int
-    prompt: str
-    hidden: list[tuple[str, str]]     # (entity, attribute) hidden from the seat then
+__all__ = ["TerminalSession"]
 
 
 @dataclass
-class Session:
+class TerminalSession:
     """Plays a game with one agent per seat. *audience*: the seats whose private log lines
     are printed (None: every line, marked with whom it is for — a spectator of agents)."""
 
@@ -43,18 +27,17 @@ class Session:
     on_log: Callable[[str], None] | None = print
     audience: list[int] | None = None
     shown: int = 0
-    checkpoints: list[Checkpoint] = field(default_factory=list)
 
     private_seen: dict[int, int] = field(default_factory=dict)
     on_screen: int | None = None      # the interactive seat whose prompt the terminal shows
     public_seen: dict[int, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        from .agents.base import seat_views
-        self.seats = seat_views(self.game)
+        self.undo_stack = UndoStack(self.game, self.interactive_seats)
+        self._pending: Checkpoint | None = None   # taken before a person's decision, kept once it is applied
         for agent in self.agents:
             if getattr(agent, "interactive", False):
-                agent.session = self
+                agent.undo_refusal = self.undo_refusal
 
     @property
     def interactive_seats(self) -> list[int]:
@@ -134,61 +117,37 @@ class Session:
 
     # ---- playing ---------------------------------------------------------------------------
 
-    def play(self, max_actions: int | None = None) -> Game:
-        """Let each seat's agent decide until the game is over (or an agent quits)."""
-        from .agents.base import GameTooLong
-        taken = 0
-        while not self.game.is_over:
-            self.flush()
-            if max_actions is not None and taken >= max_actions:
-                raise GameTooLong(f"the game did not end within {max_actions} actions")
-            seat = self.game.current_player
-            agent = self.agents[seat]
-            if getattr(agent, "interactive", False):
-                self.hand_over(seat)
-                self.flush_private(seat)
-            try:
-                action = agent.choose(self.seats[seat])
-            except UndoRequest as request:
-                self.take_back(request.seat)
-                continue
-            if getattr(agent, "interactive", False):
-                self.checkpoints.append(self.checkpoint(seat))
-            self.game.apply(action)
-            taken += 1
+    def play(self, max_actions: int | None = None) -> GameOutcome:
+        """Let each seat's agent decide until the game is over (or an agent quits: QuitGame)."""
+        outcome = play(self.game, self.agents, max_actions=max_actions, before_decision=self._before,
+                       after_decision=self._after, on_undo=self._on_undo)
         self.flush()
-        return self.game
+        return outcome
 
-    def checkpoint(self, seat: int) -> Checkpoint:
-        view = self.game.view(seat)
-        state = self.game.state
-        hidden = [(ident, attr) for ident, record in state["ent"].items()
-                  for attr, value in record.items() if view["ent"][ident].get(attr) != value]
-        return Checkpoint(self.game.clone(), seat, self.game.prompt, hidden)
+    def _before(self, seat: int) -> None:
+        self.flush()
+        self._pending = None
+        if seat in self.undo_stack.people:
+            self.hand_over(seat)
+            self.flush_private(seat)
+            self._pending = self.undo_stack.checkpoint(seat)
+
+    def _after(self, seat: int, action: Action) -> None:
+        if self._pending is not None:
+            self.undo_stack.push(self._pending)
+            self._pending = None
+
+    def _on_undo(self, request: UndoRequest) -> None:
+        self.take_back(request.seat)
 
     # ---- undo --------------------------------------------------------------------------------
 
-    def last_checkpoint(self, seat: int) -> Checkpoint | None:
-        return next((c for c in reversed(self.checkpoints) if c.seat == seat), None)
-
     def undo_refusal(self, seat: int) -> str | None:
         """Why *seat* cannot take back its last decision now (None: it can)."""
-        mark = self.last_checkpoint(seat)
-        if mark is None:
-            return "there is no decision of yours to undo"
-        if self.checkpoints[-1] is not mark:
-            return "another player has decided since"
-        before, now = mark.game.state, self.game.state
-        if before["rng"] != now["rng"] or before["chance"] != now["chance"]:
-            return "chance has been drawn since (something hidden may have been revealed)"
-        view = self.game.view(seat)
-        for ident, attr in mark.hidden:
-            truth = now["ent"].get(ident, {}).get(attr)
-            if view["ent"].get(ident, {}).get(attr) == truth and truth != before["ent"][ident][attr]:
-                return f"something hidden from you has been revealed since ({self.game.label(ident)})"
-        return None
+        return self.undo_stack.refusal(seat)
 
     def take_back(self, seat: int) -> None:
+        """Undo *seat*'s last decision, and say so (or why not) in the log."""
         try:
             prompt = self.undo(seat)
         except UndoRefused as refusal:
@@ -201,16 +160,6 @@ class Session:
     def undo(self, seat: int) -> str:
         """Take back *seat*'s last decision and every agent's reply after it; returns the
         prompt it is back at. Raises :class:`UndoRefused` with the reason when it may not."""
-        reason = self.undo_refusal(seat)
-        if reason is not None:
-            raise UndoRefused(reason)
-        mark = self.checkpoints.pop()
-        lang = self.game.lang
-        self.game.__dict__.update(mark.game.__dict__)  # the same Game object: seat handles stay valid
-        self.game.lang = lang
+        prompt = self.undo_stack.undo(seat)
         self.shown = min(self.shown, self.game.log_size)
-        return mark.prompt
-
-
-class UndoRefused(Exception):
-    """An undo that would reveal, or take back, what it may not."""
+        return prompt

@@ -1,0 +1,109 @@
+"""``speciation play RULESET`` (or ``--resume SAVE``): one game at the terminal, people and
+agents at its seats (:class:`speciation.terminal.TerminalSession`)."""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from ..agents.base import QuitGame
+from ..agents.registry import make_agents
+from ..dsl.errors import SpeciationError
+from ..interpreter.game import Game
+from ..outcome import GameOutcome
+from ..terminal import TerminalSession
+from .common import err, lang_option, positive, ruleset_and_players, ruleset_options
+
+
+def register(commands) -> None:
+    play = commands.add_parser("play", help="play one game")
+    play.add_argument("ruleset", nargs="?", metavar="RULESET", help="ruleset folder or builtin name")
+    play.add_argument("--resume", metavar="SAVE", help="go on with a saved game (from --save) instead of a new one")
+    play.add_argument("--players", type=positive, metavar="N",
+                      help="number of players (default: one per agent named in --agents, "
+                           "else the ruleset's minimum)")
+    ruleset_options(play)
+    play.add_argument("--seed", type=int, default=0, metavar="S",
+                      help="seed of the game and of the random agents (default 0)")
+    play.add_argument("--agents", default="random", metavar="LIST",
+                      help="comma list, one per player (or one for all): random, greedy, mcts, human; "
+                           "options as name:key=value, e.g. mcts:iterations=400:cutoff=10")
+    play.add_argument("--quiet", action="store_true", help="print only the result, not the log")
+    play.add_argument("--save", metavar="FILE", help="write the finished game as JSON")
+    lang_option(play, "names in the log, prompts and options")
+    play.set_defaults(handler=cmd_play)
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    if args.resume:
+        game = _resume(args.resume, args.lang)
+        if game is None:
+            return 1
+        ruleset, players = game.ruleset, len(game.state["players"])
+    else:
+        if not args.ruleset:
+            err("error: name a RULESET to play, or --resume SAVE")
+            return 2
+        loaded = ruleset_and_players(args)
+        if isinstance(loaded, int):
+            return loaded
+        ruleset, players = loaded
+    try:
+        agents = make_agents(args.agents, players, args.seed)
+    except ValueError as exc:
+        err(f"error: {exc}")
+        return 2
+    try:
+        if not args.resume:
+            game = Game.new(ruleset, players, args.seed, lang=args.lang)
+        session = TerminalSession(game, agents, on_log=None if args.quiet else print)
+        session.audience = session.default_audience()
+        if args.resume and not args.quiet:
+            session.print_recent()
+        outcome = session.play()
+    except QuitGame:
+        print("game stopped")
+        _save(game, args.save)
+        return 0
+    except SpeciationError as error:
+        err(f"error: {error}")
+        return 1
+    code = _print_result(game, outcome)
+    _save(game, args.save)
+    return code
+
+
+def _resume(path: str, lang: str | None) -> Game | None:
+    """A saved game to go on with, or None (after saying why)."""
+    try:
+        return Game.from_json(Path(path).read_text(encoding="utf-8"), lang=lang)
+    except OSError as exc:
+        err(f"error: cannot read {path}: {exc.strerror}")
+    except (SpeciationError, ValueError) as error:
+        err(f"error: {error}")
+    return None
+
+
+def _print_result(game: Game, outcome: GameOutcome) -> int:
+    """Print each player's score and the winner; 1 if a scoring function failed."""
+    if outcome.error is not None:  # a scoring function that fails: RuleRuntimeError
+        err(f"error: {outcome.error}")
+        return 1
+    print("final scores:")
+    for player, score in zip(game.state["players"], outcome.scores):
+        print(f"  {game.label(player)}: {score}")
+    if outcome.winner is not None:
+        extra = f" ({outcome.winner_label})" if "winner_label" in game.ruleset.functions else ""
+        print(f"winner: {game.label(game.state['players'][outcome.winner])}{extra}")
+    return 0
+
+
+def _save(game: Game | None, path: str | None) -> None:
+    if game is None or not path:
+        return
+    try:
+        text = game.to_json()
+    except SpeciationError as error:  # a state JSON cannot keep: say so, write nothing
+        err(f"error: {error}")
+        return
+    Path(path).write_text(text, encoding="utf-8")
+    print(f"saved to {path}")
