@@ -31,7 +31,7 @@ HEADER = """\
 # variants, mods, players, seed, `random` decisions by the seeded chooser, then the option
 # indices in `then`) and a depth; `scripts/golden --update` fills in the rest: who decides
 # there and what, the counts of legal action sequences of length 1..depth, and each option's
-# subtree count at the full depth (`divide`). tests/test_perft.py compares.
+# subtree count at the full depth (`divide`). tests/rulesets/test_perft.py compares.
 """
 _SPEC_KEYS = ("name", "ruleset", "variants", "mods", "players", "seed", "random", "then", "depth")
 

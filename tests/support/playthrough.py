@@ -2,7 +2,7 @@
 
 A game is named in ``tests/golden/games.yaml`` (ruleset, players, seed, variants, mods, an
 optional cap on decisions). Its text is written by :func:`playthrough` and kept in
-``tests/golden/<name>.txt``; ``scripts/golden --check`` (and ``tests/test_golden.py``)
+``tests/golden/<name>.txt``; ``scripts/golden --check`` (and ``tests/rulesets/test_golden.py``)
 plays it again and shows a unified diff when anything differs, ``--update`` rewrites it.
 The agent is a seeded random chooser: at each decision it takes option number
 ``random.Random(seed).randrange(n)`` of ``legal_actions()`` (the ``Action`` itself), so the
