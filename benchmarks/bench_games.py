@@ -1,7 +1,7 @@
 """Benchmark: ruleset load time and full random games, on one core.
 
     python benchmarks/bench_games.py                       # original, 4 players, 20 games
-    python benchmarks/bench_games.py --ruleset tests/fixtures/toy --players 2 --games 200
+    python benchmarks/bench_games.py --ruleset tests/support/fixtures/toy --players 2 --games 200
 
 Prints a small table; exits 1 if any game failed (the errors are listed).
 """

@@ -5,7 +5,7 @@ be none: every failure must be a positioned rule error).
     python benchmarks/fuzz_rules.py marine 200 --seed 5
 
 Prints each new kind of internal error with the mutation that caused it, then a summary;
-exits 1 if there was any. The mutations are in tests/fuzz_rules.py.
+exits 1 if there was any. The mutations are in tests/support/fuzz_rules.py.
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from fuzz_rules import SPECIAL_FILES, copy_ruleset, load_outcome, mutated_runs  # noqa: E402
+from support.fuzz_rules import SPECIAL_FILES, copy_ruleset, load_outcome, mutated_runs  # noqa: E402
 
 
 def main() -> int:

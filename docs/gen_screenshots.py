@@ -17,7 +17,7 @@ PICTURES = [  # file name, ruleset, players, moves, language
     ("original", "original", 4, 160, None),
     ("marine", "marine", 3, 150, None),
     ("marine_pl", "marine", 3, 150, "pl"),
-    ("fixture_mini", str(ROOT / "tests/fixtures/mini"), 3, 3, None),
+    ("fixture_mini", str(ROOT / "tests/support/fixtures/mini"), 3, 3, None),
 ]
 
 

@@ -8,7 +8,7 @@ are shared among N processes; each game depends only on its spec, so the results
 are the same as in one process (only the timings differ).
 
 >>> from speciation.batch import GameSpec, run_games
->>> specs = [GameSpec("tests/fixtures/toy", players=2, seed=s) for s in range(4)]
+>>> specs = [GameSpec("tests/support/fixtures/toy", players=2, seed=s) for s in range(4)]
 >>> [r.completed for r in run_games(specs, workers=2)]  # doctest: +SKIP
 [True, True, True, True]
 """

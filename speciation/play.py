@@ -7,7 +7,7 @@ moves at the web table (:class:`speciation.table.session.TableGame`).
 
 >>> from speciation import Game, load_ruleset
 >>> from speciation.agents import RandomAgent
->>> game = Game.new(load_ruleset("tests/fixtures/toy"), players=2, seed=3)  # doctest: +SKIP
+>>> game = Game.new(load_ruleset("tests/support/fixtures/toy"), players=2, seed=3)  # doctest: +SKIP
 >>> play(game, [RandomAgent(3, 0), RandomAgent(3, 1)]).completed  # doctest: +SKIP
 True
 """

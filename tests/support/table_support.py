@@ -1,0 +1,75 @@
+"""Helpers for the table's tests: a real server in a thread, a browser, games made ready.
+
+Tests that need the ``table`` extra (starlette, uvicorn) or a browser skip with a message
+saying what is missing.
+"""
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
+
+
+def need_table_extra():
+    """Skip unless the table's web stack is installed."""
+    pytest.importorskip("starlette", reason="the table needs the 'table' extra (starlette): bash scripts/setup")
+    pytest.importorskip("uvicorn", reason="the table needs the 'table' extra (uvicorn): bash scripts/setup")
+
+
+def chromium() -> str:
+    """The system's Chromium, or skip saying how to install it."""
+    for candidate in (os.environ.get("SPECIATION_CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium"),
+                      shutil.which("chromium-browser")):
+        if candidate and Path(candidate).exists():
+            return candidate
+    pytest.skip("browser tests need Chromium: apt-get install -y chromium (.ci/run installs it)")
+
+
+class RunningTable:
+    """The table's app served by uvicorn on a free local port, in a thread."""
+
+    def __init__(self, agent_delay: float = 0.0):
+        import uvicorn
+
+        from speciation.table.app import Table, create_app
+        self.table = Table(agent_delay=agent_delay)
+        config = uvicorn.Config(create_app(self.table), host="127.0.0.1", port=0, log_level="warning")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the table's server did not start")
+            time.sleep(0.02)
+        port = self.server.servers[0].sockets[0].getsockname()[1]
+        self.url = f"http://127.0.0.1:{port}"
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+    def add(self, session) -> str:
+        """Put a session made in the test on the table; its page's address."""
+        self.table.sessions[session.ident] = session
+        return f"{self.url}/play/{session.ident}"
+
+
+def advance(session, until, rng: random.Random, limit: int = 5000) -> None:
+    """Make random decisions for every seat (recorded in the history) until *until(game)*."""
+    for _ in range(limit):
+        if session.game.is_over or until(session.game):
+            return
+        seat = session.game.current_player
+        error = session._apply(seat, rng.choice(session.game.legal_actions()).value)
+        assert error is None, error
+    raise AssertionError("the condition was not reached")
