@@ -5,7 +5,7 @@ the ruleset's own files, each chosen variant, each mod. Inside one layer a
 name may be defined once; a later layer replaces definitions by name (and
 merges kinds and entities attribute by attribute), so an edition, a variant
 or a mod states only what differs. Compiling what is collected is
-:mod:`speciation.dsl.ruleset`'s job.
+:mod:`speciation.interpreter.ruleset`'s job (the back end).
 """
 from __future__ import annotations
 

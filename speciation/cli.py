@@ -21,7 +21,7 @@ from .agents import QuitGame, make_agents
 from .commands import register_all
 from .dsl.errors import RuleErrors, SpeciationError
 from .dsl.loader import load_file
-from .dsl.ruleset import Ruleset, available_rulesets, find_ruleset, load_ruleset, variant_files
+from .interpreter.ruleset import Ruleset, available_rulesets, find_ruleset, load_ruleset, variant_files
 from .interpreter.game import Game
 from .scenarios import run_scenarios, scenario_files
 from .lonefile import check_lone, is_lone

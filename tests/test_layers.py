@@ -148,3 +148,20 @@ def test_the_checks_catch_what_they_look_for(tmp_path):
     source.write_text("from ..interpreter.y import thing\nfrom . import x\n", encoding="utf-8")
     assert imports_of("speciation.dsl.probe", source, known) == {"speciation.interpreter.y",
                                                                  "speciation.dsl.x", "speciation.dsl"}
+
+
+def test_the_code_generator_shares_no_private_name():
+    """Inside interpreter/codegen/, what one module takes from another has a public name."""
+    found = modules()
+    private = []
+    for name, path in found.items():
+        if not name.startswith("speciation.interpreter.codegen"):
+            continue
+        base = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                stem = base[: len(base) - node.level + 1] if node.level else []
+                module = ".".join(stem + ([node.module] if node.module else []))
+                private += [f"{name}: {alias.name} from {module}" for alias in node.names
+                            if alias.name.startswith("_") and module.startswith("speciation.")]
+    assert not private, "private names imported:\n" + "\n".join(private)

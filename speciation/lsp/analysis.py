@@ -11,7 +11,7 @@ from typing import Any
 from ..dsl.errors import RuleError, RuleErrors, Span, SpeciationError
 from ..dsl.layers import available_rulesets, find_ruleset
 from ..dsl.loader import load_text
-from ..dsl.ruleset import _Builder
+from ..interpreter.ruleset import _Builder
 from ..interpreter.builtins import FUNCTIONS, VERBS
 from ..lonefile import _containing_ruleset, _targets
 from ..vocabulary import Entry, Vocabulary, vocabulary

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..agents import make_agents
 from ..dsl.errors import IllegalActionError, ReplayError, SaveFileError, SpeciationError
-from ..dsl.ruleset import load_ruleset
+from ..interpreter.ruleset import load_ruleset
 from ..interpreter.game import Game
 from ..session import Session as UndoKeeper
 from ..session import UndoRefused

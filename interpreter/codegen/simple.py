@@ -1,10 +1,10 @@
 """Generated code for simple statements: ``let``, assignment, ``+=``/``-=``, verbs,
 ``draw`` and ``shuffle``.
 
-Statement code (:mod:`.codegen_statements`) writes each simple statement straight into
+Statement code (:mod:`.statements`) writes each simple statement straight into
 its generated function instead of calling the statement's closure: the expressions are
-lowered by the expression writer (:mod:`.codegen`), and the statement does what its
-closure (:mod:`.compiler`) does, in the same order and with the same checks: a value
+lowered by the expression writer (:mod:`.expressions`), and the statement does what its
+closure (:mod:`..compiler`) does, in the same order and with the same checks: a value
 stored or bound is checked against the limits (``keep``), an attribute is set in the
 entity's record (``rt.set_attr`` says what is wrong otherwise), a map entry goes through
 ``store_index``. The generated function expects ``rt``, ``env``, ``ent`` (``rt.ent``)
@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from lark import Tree
 
-from ..interpreter.builtins import VERBS
-from ..interpreter.limits import SMALL, check_value
-from .codegen import Unsupported, _ident
-from .compiler import _target_as_expr, keep, store_index
+from ..builtins import VERBS
+from ..compiler import keep, store_index, target_as_expr
+from ..limits import SMALL, check_value
+from .writer import RELATIONS, Unsupported, ident
 
-HELPERS = {"_keep": keep, "_check": check_value, "_store_index": store_index}
+SIMPLE_HELPERS = {"_keep": keep, "_check": check_value, "_store_index": store_index}
 
 
 def lower(writer, stmt) -> bool:
@@ -42,7 +42,6 @@ def lower(writer, stmt) -> bool:
         writer.locals = saved
 
 
-_RELATIONS = {"==", "!=", "<", "<=", ">", ">="}
 _TRUTHS = {"not_op", "in_op", "not_in_op", "or_expr", "and_expr"}
 
 
@@ -51,7 +50,7 @@ def _kept(w, tree: Tree) -> str:
     needs no check, a list the expression has just made needs no copy."""
     value = w.expr(tree, {})
     if tree.data in _TRUTHS or (tree.data == "comparison" and
-                                all(str(op) in _RELATIONS for op in tree.children[1::2])):
+                                all(str(op) in RELATIONS for op in tree.children[1::2])):
         return value
     if value in ("None", "True", "False"):  # keep gives these back as they are
         return value
@@ -78,7 +77,7 @@ def _assign(w, tree: Tree) -> None:
 
 def _aug(w, tree: Tree) -> None:
     target, op, value_tree = tree.children
-    old = w.expr(_target_as_expr(target), {})
+    old = w.expr(target_as_expr(target), {})
     value = w.expr(value_tree, {})
     out = w.tmp()
     w.emit(f"{out} = {old} {'+' if str(op) == '+=' else '-'} {value}")
@@ -92,7 +91,7 @@ def _store(w, target: Tree, value: str) -> None:
     if target.data == "target_name":
         w.bind(str(target.children[0]), value)
     elif target.data == "target_attr":
-        obj, attr = w.expr(target.children[0], {}), _ident(str(target.children[1]))
+        obj, attr = w.expr(target.children[0], {}), ident(str(target.children[1]))
         record = w.tmp()
         w.emit(f"{record} = ent.get({obj}) if {obj}.__class__ is str else None")  # else set_attr decides
         w.emit(f"if {record} is not None and {attr} in {record}:")
@@ -120,14 +119,14 @@ def _verb(w, tree: Tree) -> None:
 
 
 def _draw(w, tree: Tree) -> None:
-    source = w.expr(_target_as_expr(tree.children[1]), {})
+    source = w.expr(target_as_expr(tree.children[1]), {})
     drawn = w.tmp()
     w.emit(f"{drawn} = rt.draw({source})")
     w.bind(str(tree.children[0]), drawn)
 
 
 def _shuffle(w, tree: Tree) -> None:
-    w.emit(f"rt.shuffle({w.expr(_target_as_expr(tree.children[0]), {})})")
+    w.emit(f"rt.shuffle({w.expr(target_as_expr(tree.children[0]), {})})")
 
 
 _HANDLERS = {"let_stmt": _let, "assign_stmt": _assign, "aug_stmt": _aug, "call_stmt": _verb,

@@ -1,5 +1,5 @@
-"""Load a ruleset: collect its definitions (:mod:`.layers`), compile them, and
-build the initial entities. The result, :class:`Ruleset`, is the effect graph
+"""Load a ruleset: collect its definitions (:mod:`speciation.dsl.layers`), compile them
+(:mod:`.compiler`, then :mod:`.codegen`), and build the initial entities. The result, :class:`Ruleset`, is the effect graph
 plus everything a game needs to start.
 """
 from __future__ import annotations
@@ -11,20 +11,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..interpreter.board import HexGrid, cell_id
-from . import cache
-from . import graph as g
+from ..dsl import cache
+from ..dsl import graph as g
+from ..dsl.errors import RuleErrors, SchemaError, Span, did_you_mean
+from ..dsl.layers import SIGNATURE, Definitions, _plain, find_ruleset
+from ..dsl.layers import available_rulesets, slug, variant_files  # noqa: F401  (public here too)
+from ..dsl.loader import Node
+from ..dsl.presentation import check_presentation
+from ..dsl.types import check_types
+from .board import HexGrid, cell_id
+from .codegen import generate, generate_code, generate_function
 from .compiler import Compiler, compile_expression_text
-from .errors import RuleErrors, SchemaError, Span, did_you_mean
-from .layers import SIGNATURE, Definitions, _plain, find_ruleset
-from .presentation import check_presentation
-from .layers import available_rulesets, slug, variant_files  # noqa: F401  (public here too)
-from .loader import Node
-from ..interpreter.errors import note_function
-from .codegen_functions import generate_function
-from .codegen_statements import generate_statements
-from ..interpreter.limits import BudgetError
-from .types import check_types
+from .errors import note_function
+from .limits import BudgetError
 
 __all__ = ["CardInfo", "Ruleset", "available_rulesets", "find_ruleset", "load_ruleset", "slug", "variant_files"]
 @dataclass
@@ -84,7 +83,7 @@ class Ruleset:
         result = build(self.compiler)
         mark_static(self.functions, self.compiler.written, {})
         link_invalidation(self.functions, self.compiler.nodes)
-        generate_statements(self)
+        generate_code(self)
         errors = self.compiler.errors[before:]
         del self.compiler.errors[before:]
         if errors:
@@ -100,7 +99,7 @@ def load_ruleset(name_or_path: str, variants: list[str] | tuple = (), mods: list
     """Load, check and compile a ruleset; raises :class:`RuleErrors` with every problem."""
     root = find_ruleset(name_or_path)
     ruleset = _Builder().build(root, list(variants), list(mods))
-    generate_statements(ruleset)
+    generate_code(ruleset)
     ruleset.source = str(root.resolve()) if Path(name_or_path).exists() else str(name_or_path)
     return ruleset
 
@@ -130,6 +129,7 @@ class _Builder(Definitions):
         for record in list(self.entities.values()) + list(card_entities.values()):
             attributes |= set(record)
         compiler = Compiler(constants, attributes)
+        compiler.generate = generate  # each expression checked without a mistake is also code
         compiler.macro_params = {name: params for name, (params, _, _) in self.macros.items()}
         functions = {name: g.Function(name, params, span) for name, (params, _, span) in self.functions.items()}
         compiler.functions = functions
