@@ -11,6 +11,8 @@ import ast
 import re
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 MAX_LINES = 500
 # Circles other parts of issue 19 remove (each named exactly; a circle that is gone must be
@@ -165,3 +167,27 @@ def test_the_code_generator_shares_no_private_name():
                 private += [f"{name}: {alias.name} from {module}" for alias in node.names
                             if alias.name.startswith("_") and module.startswith("speciation.")]
     assert not private, "private names imported:\n" + "\n".join(private)
+
+
+def test_every_signature_has_its_implementation_and_no_other():
+    """The front end's signatures (dsl/signatures.py) and the back end's implementations
+    (interpreter/builtins.py) name the same builtins, and each implementation takes every
+    number of arguments its signature allows (after the machine, its first parameter)."""
+    import inspect
+
+    from speciation.dsl import signatures
+    from speciation.interpreter import builtins
+    for known, implemented in ((signatures.FUNCTIONS, builtins.FUNCTIONS), (signatures.VERBS, builtins.VERBS)):
+        assert list(known) == list(implemented)
+        for name, signature in known.items():
+            builtin = implemented[name]
+            assert (builtin.min_args, builtin.max_args, builtin.doc, builtin.target) == \
+                (signature.min_args, signature.max_args, signature.doc, signature.target)
+            parameters = inspect.signature(builtin.fn)
+            top = signature.max_args if signature.max_args is not None else signature.min_args + 3
+            for count in range(signature.min_args, top + 1):
+                parameters.bind("rt", *range(count))  # raises TypeError if it cannot take them
+            if signature.max_args is not None:
+                with pytest.raises(TypeError):
+                    parameters.bind("rt", *range(signature.max_args + 1))
+    assert set(signatures.FUNCTIONS).isdisjoint(signatures.VERBS)

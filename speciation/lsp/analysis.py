@@ -12,7 +12,7 @@ from ..dsl.errors import RuleError, RuleErrors, Span, SpeciationError
 from ..dsl.layers import available_rulesets, find_ruleset
 from ..dsl.loader import load_text
 from ..interpreter.ruleset import _Builder
-from ..interpreter.builtins import FUNCTIONS, VERBS
+from ..dsl.signatures import FUNCTIONS, VERBS
 from ..lonefile import _containing_ruleset, _targets
 from ..vocabulary import Entry, Vocabulary, vocabulary
 
