@@ -14,7 +14,7 @@ from typing import Any
 from ..dsl import cache
 from ..dsl import graph as g
 from ..dsl.errors import RuleErrors, SchemaError, Span, did_you_mean
-from ..dsl.layers import SIGNATURE, Definitions, _plain, find_ruleset
+from ..dsl.layers import SIGNATURE, Definitions, plain_value, find_ruleset
 from ..dsl.layers import available_rulesets, slug, variant_files  # noqa: F401  (public here too)
 from ..dsl.loader import Node
 from ..dsl.presentation import check_presentation
@@ -98,13 +98,13 @@ class Ruleset:
 def load_ruleset(name_or_path: str, variants: list[str] | tuple = (), mods: list[str] | tuple = ()) -> Ruleset:
     """Load, check and compile a ruleset; raises :class:`RuleErrors` with every problem."""
     root = find_ruleset(name_or_path)
-    ruleset = _Builder().build(root, list(variants), list(mods))
+    ruleset = RulesetBuilder().build(root, list(variants), list(mods))
     generate_code(ruleset)
     ruleset.source = str(root.resolve()) if Path(name_or_path).exists() else str(name_or_path)
     return ruleset
 
 
-class _Builder(Definitions):
+class RulesetBuilder(Definitions):
     """Compiles what :class:`Definitions` collected."""
 
     def compile(self, root: Path, variants: list[str], mods: list[str]) -> Ruleset:
@@ -196,11 +196,11 @@ class _Builder(Definitions):
     def provenance_of(self, ident: str, doc: Node, deck: str) -> dict:
         """A card's provenance; an adopting deck may say what the card rests on in its edition
         (its own sources first, then the card file's)."""
-        own = _plain(doc["provenance"])
+        own = plain_value(doc["provenance"])
         spec = self.decks.get(deck, {})
         if ident not in spec.get("adopt", []) or "adopt_provenance" not in spec:
             return own
-        adopted = _plain(spec["adopt_provenance"])
+        adopted = plain_value(spec["adopt_provenance"])
         return {**adopted, "sources": adopted["sources"] + own["sources"]}
 
     def deck_of(self, ident: str, doc: Node) -> str:
@@ -215,7 +215,7 @@ class _Builder(Definitions):
         for ident, (doc, path) in self.cards.items():
             record = {"kind": "card", "id": ident, **self.kinds.get("card", {})}
             record.update(name=str(doc["card"]), deck=self.deck_of(ident, doc))
-            record.update(_plain(doc.get("attributes", {})))
+            record.update(plain_value(doc.get("attributes", {})))
             out[ident] = record
         return out
 
@@ -232,7 +232,7 @@ class _Builder(Definitions):
             params = ["self"] + [str(p) for p in decks[deck].get("params", [])]
             effects[ident] = (compiler.program(doc["effect"], doc.where("effect"), params), params)
             cards[ident] = CardInfo(ident, str(doc["card"]), deck, str(doc["text"]),
-                                    self.provenance_of(ident, doc, deck), path, _plain(doc.get("labels", {})))
+                                    self.provenance_of(ident, doc, deck), path, plain_value(doc.get("labels", {})))
             self.triggers.extend((t, ident) for t in doc.get("triggers", []))
             self.modifiers.extend((m, ident) for m in doc.get("modifiers", []))
         return effects, cards
@@ -304,7 +304,7 @@ class _Builder(Definitions):
         for ident, record in self.entities.items():
             defaults = self.kinds.get(record["kind"], {})
             out[ident] = {**defaults, **record}
-        return {k: _plain(v) for k, v in out.items()}
+        return {k: plain_value(v) for k, v in out.items()}
 
     def digest(self) -> str:
         h = hashlib.sha256()
