@@ -8,10 +8,11 @@ the same errors at the same positions, and is used where it was written.
 
 Modules, each importing only those listed before it: :mod:`.writer` (the switch, names
 and helpers they share), :mod:`.quick` (simple comprehensions as Python's),
-:mod:`.expressions` (one function per expression: ``ExpressionWriter``, the tree walker
-the others extend), :mod:`.functions` (``fast`` per rule function), :mod:`.simple`
-(simple statements), :mod:`.statements` (statement runs that cannot pause),
-:mod:`.runner` (one runner per block the machine runs in a frame).
+:mod:`.expressions` (one function per expression), :mod:`.functions` (``fast`` per rule
+function), :mod:`.simple` (simple statements), :mod:`.statements` (statement runs that
+cannot pause), :mod:`.runner` (one runner per block the machine runs in a frame). Their
+writers extend one another: ``ExpressionWriter`` (a ``dsl.walker.TreeWalker``: one handler
+per node kind, found in one table) < ``SimpleWriter`` < ``StatementWriter`` < ``RunnerWriter``.
 """
 from __future__ import annotations
 

@@ -23,8 +23,7 @@ from ..expressions import own
 from ..limits import check_sequence
 from ..machine import forget
 from . import writer as settings
-from .expressions import ExpressionWriter
-from .simple import SIMPLE_HELPERS, lower
+from .simple import SIMPLE_HELPERS, SimpleWriter
 from .writer import HELPERS, Unsupported, constants, ident
 
 COMPOUND = (g.If, g.For, g.While, g.Repeat, g.Emit)  # standalone units (calls use the body)
@@ -131,7 +130,7 @@ def _returns(stmt: g.Stmt) -> bool:
     return False
 
 
-class StatementWriter(ExpressionWriter):
+class StatementWriter(SimpleWriter):
     """Lowers statements (and, through the expression writer, their expressions)."""
 
     def __init__(self, ruleset):
@@ -161,7 +160,7 @@ class StatementWriter(ExpressionWriter):
             return
         self.emit(f"pos = {k}")
         if kind is g.Simple:
-            if not lower(self, stmt):
+            if not self.lower(stmt):
                 if self.space is not None:  # the closure reads and binds names in env
                     raise Unsupported("env")
                 self.emit(f"S[{k}].run(rt, env)")
