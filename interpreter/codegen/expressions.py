@@ -1,6 +1,6 @@
 """Generated Python code for compiled expressions (one function per expression).
 
-The closure compiler (:mod:`.expressions`) checks an expression and builds closures;
+The closure compiler (:mod:`..expressions`) checks an expression and builds closures;
 when it found no mistake, this module turns the same parse tree into the source of
 one Python function ``fn(rt, env)`` that computes the same value with the same
 exceptions, and compiles it once with ``compile()``. Sub-expressions become local
