@@ -1,7 +1,7 @@
 """Rewrite the generated builtin reference in docs/language.md.
 
 The part between ``<!-- builtins:start -->`` and ``<!-- builtins:end -->`` is
-``speciation.interpreter.builtins.reference()``; everything else is kept.
+``speciation.dsl.signatures.reference()``; everything else is kept.
 
     python docs/gen_reference.py          # rewrite docs/language.md
     python docs/gen_reference.py --check  # exit 1 if it is out of date
@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from speciation.interpreter.builtins import reference
+from speciation.dsl.signatures import reference
 
 START = "<!-- builtins:start -->"
 END = "<!-- builtins:end -->"

@@ -8,7 +8,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from speciation.dsl.ruleset import available_rulesets, load_ruleset
+from speciation.interpreter.ruleset import available_rulesets, load_ruleset
 from speciation.vocabulary import markdown, vocabulary
 
 DOCS = Path(__file__).parent

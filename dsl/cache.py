@@ -13,7 +13,8 @@ files).
 
 **On disk.** The engine's own code cannot change inside a running process, but it can
 between two: so the caches are saved in one file per *engine*, named by a digest of the
-engine's sources (every ``.py``, grammar and schema file of ``dsl/`` and ``interpreter/``),
+engine's sources (every ``.py``, grammar and schema file of ``dsl/`` and ``interpreter/``,
+their subfolders included: the code generator is ``interpreter/codegen/``),
 the Python version and the versions of Lark, PyYAML and jsonschema. A process reads that file at its first load and, if its loads added
 to it, writes it back (atomically: a new file, then a rename). A changed engine
 or Python has another file name, so it never meets a stale entry. It is written once, when
@@ -36,8 +37,6 @@ import sys
 import tempfile
 from pathlib import Path
 from typing import Any, Callable
-
-from .loader import Node, NodeList
 
 LIMIT = 20_000
 _documents: dict[tuple, Any] = {}
@@ -106,9 +105,10 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def document(text: str, path: str, load: Callable[[str, str], Any]) -> Any:
-    """The YAML document of a file's text (a fresh copy each time)."""
-    return _copy(_remember("documents", (path, _digest(text)), lambda: load(text, path)))
+def document(text: str, path: str, load: Callable[[str, str], Any], copy: Callable[[Any], Any]) -> Any:
+    """The YAML document of a file's text, loaded by *load*; each caller gets a fresh
+    *copy* (the loader's, which knows its node classes: the cache imports no stage)."""
+    return copy(_remember("documents", (path, _digest(text)), lambda: load(text, path)))
 
 
 def tree(source: str, start: str, parse: Callable[[], Any]) -> Any:
@@ -166,14 +166,24 @@ def engine_digest() -> str:
         from importlib.metadata import version
         libraries = " ".join(f"{name} {version(name)}" for name in ("lark", "pyyaml", "jsonschema"))
         h = hashlib.sha256(f"{FORMAT} {sys.version} {libraries}".encode())
-        here = Path(__file__).resolve().parent
-        for root in (here, here.parent / "interpreter"):
-            for path in sorted(root.rglob("*")):
-                if path.suffix in (".py", ".lark", ".json") and "__pycache__" not in path.parts:
-                    h.update(path.relative_to(root.parent).as_posix().encode())
-                    h.update(path.read_bytes())
+        for name, path in engine_sources():
+            h.update(name.encode())
+            h.update(path.read_bytes())
         _ENGINE.append(h.hexdigest()[:24])
     return _ENGINE[0]
+
+
+def engine_sources() -> list[tuple[str, Path]]:
+    """The files whose text shapes what is cached, named relative to the source tree: the
+    front end (here) and the back end beside it (which compiles and generates the code),
+    their subfolders included."""
+    here = Path(__file__).resolve().parent
+    found = []
+    for root in (here, here.parent / "interpreter"):
+        for path in sorted(root.rglob("*")):
+            if path.suffix in (".py", ".lark", ".json") and "__pycache__" not in path.parts:
+                found.append((path.relative_to(root.parent).as_posix(), path))
+    return found
 
 
 def disk_file() -> Path | None:
@@ -232,17 +242,3 @@ def save() -> None:
             raise
     except Exception:  # a read-only or full disk, something that cannot be pickled: memory only
         return
-
-
-def _copy(value: Any) -> Any:
-    if isinstance(value, Node):
-        copy = Node((k, _copy(v)) for k, v in value.items())
-        copy.__dict__.update(value.__dict__)
-        copy.key_spans, copy.value_spans = dict(value.key_spans), dict(value.value_spans)
-        return copy
-    if isinstance(value, NodeList):
-        copy = NodeList(_copy(v) for v in value)
-        copy.__dict__.update(value.__dict__)
-        copy.item_spans = list(value.item_spans)
-        return copy
-    return value  # texts (immutable, with their span), numbers, booleans, none

@@ -20,7 +20,7 @@ class Stmt:
     span: Span
     id: int = field(default=-1, init=False)
     # generated run(rt, env) for a statement or body that can never stop for a choice
-    # (dsl/codegen_statements.py); None: not considered yet, False: left to the machine
+    # (interpreter/codegen/statements.py); None: not considered yet, False: left to the machine
     fast: Any = field(default=None, init=False)
 
 
@@ -33,14 +33,14 @@ class Simple(Stmt):
     changes: bool = True  # may change the state (not just local names or the log)
     writes: frozenset = frozenset()  # the attributes it may change
     invalidates: frozenset = frozenset()  # rule functions whose remembered values it may make stale
-    tree: Any = None  # its parse tree and local names, for generated code (dsl/codegen_simple.py)
+    tree: Any = None  # its parse tree and local names, for generated code (interpreter/codegen/simple.py)
     names: Any = None
 
 
 @dataclass(slots=True, eq=False)
 class Block(Stmt):
     body: list[Stmt] = field(default_factory=list)
-    # generated runner(rt, frame, env) -> paused? for the frame machine (dsl/codegen_statements.py)
+    # generated runner(rt, frame, env) -> paused? for the frame machine (interpreter/codegen/runner.py)
     runner: Any = None
 
 

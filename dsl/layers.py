@@ -5,7 +5,7 @@ the ruleset's own files, each chosen variant, each mod. Inside one layer a
 name may be defined once; a later layer replaces definitions by name (and
 merges kinds and entities attribute by attribute), so an edition, a variant
 or a mod states only what differs. Compiling what is collected is
-:mod:`speciation.dsl.ruleset`'s job.
+:mod:`speciation.interpreter.ruleset`'s job (the back end).
 """
 from __future__ import annotations
 
@@ -177,7 +177,7 @@ class Definitions:
             if document is not None:
                 self.variant_titles[name] = str(document["title"])
                 if "players" in document:
-                    self.player_limits.update(_plain(document["players"]))
+                    self.player_limits.update(plain_value(document["players"]))
                 self.add_layer([(known[name], document)])
         for mod in mods:
             self.layer += 1
@@ -274,12 +274,12 @@ class Definitions:
     def add_tables(self, section: Node, doc: Node) -> None:
         for name, value in section.items():
             self.claim("tables", name, section.where_key(name))
-            self.tables[name] = (_plain(value), section.where_key(name))
+            self.tables[name] = (plain_value(value), section.where_key(name))
 
     def add_kinds(self, section: Node, doc: Node) -> None:
         for kind, spec in section.items():
             self.kind_spans.setdefault(kind, section.where_key(kind))
-            self.kinds.setdefault(kind, {}).update(_plain(spec.get("attributes", {})))
+            self.kinds.setdefault(kind, {}).update(plain_value(spec.get("attributes", {})))
 
     def add_entities(self, section: Node, doc: Node) -> None:
         for kind, records in section.items():
@@ -295,7 +295,7 @@ class Definitions:
                     self.errors.append(CompileError(f"'{ident}' is already a {existing['kind']}", span))
                     continue
                 merged = existing or {"kind": kind, "id": ident}
-                merged.update({k: _plain(v) for k, v in record.items() if k != "id"})
+                merged.update({k: plain_value(v) for k, v in record.items() if k != "id"})
                 self.entities[ident] = merged
                 self.entity_spans.setdefault(ident, span)
 
@@ -370,7 +370,7 @@ def _merge(into: dict, section: Node, path: tuple, spans: dict) -> None:
         if isinstance(value, dict) and isinstance(into.get(str(key)), dict):
             _merge(into[str(key)], value, here, spans)
             continue
-        into[str(key)] = _plain(value)
+        into[str(key)] = plain_value(value)
         for i, item_span in enumerate(getattr(value, "item_spans", [])):
             spans[here + (i,)] = item_span
             item = value[i]
@@ -388,11 +388,12 @@ def _note_spans(node: Node, path: tuple, spans: dict) -> None:
             _note_spans(value, path + (str(key),), spans)
 
 
-def _plain(value: Any) -> Any:
+def plain_value(value: Any) -> Any:
+    """A loaded value as plain data: maps and lists without positions, texts as str."""
     if isinstance(value, dict):
-        return {(str(k) if not isinstance(k, int) else k): _plain(v) for k, v in value.items()}
+        return {(str(k) if not isinstance(k, int) else k): plain_value(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [_plain(v) for v in value]
+        return [plain_value(v) for v in value]
     if isinstance(value, str):
         return str(value)
     return value

@@ -90,7 +90,22 @@ def load_file(path: str) -> tuple[Any, str]:
         raise LoadError(f"not UTF-8 text: byte 0x{data[exc.start]:02x} cannot be decoded "
                         "(save the file as UTF-8)", Span(path, line, col)) from None
     from . import cache  # documents of unchanged files are not parsed again
-    return cache.document(text, path, load_text), text
+    return cache.document(text, path, load_text, copy_document), text
+
+
+def copy_document(value: Any) -> Any:
+    """A copy of a loaded document, positions included, that shares no map or list with it."""
+    if isinstance(value, Node):
+        copy = Node((k, copy_document(v)) for k, v in value.items())
+        copy.__dict__.update(value.__dict__)
+        copy.key_spans, copy.value_spans = dict(value.key_spans), dict(value.value_spans)
+        return copy
+    if isinstance(value, NodeList):
+        copy = NodeList(copy_document(v) for v in value)
+        copy.__dict__.update(value.__dict__)
+        copy.item_spans = list(value.item_spans)
+        return copy
+    return value  # texts (immutable, with their span), numbers, booleans, none
 
 
 _constructor = yaml.SafeLoader("")

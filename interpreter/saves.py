@@ -135,7 +135,7 @@ def _builtin_ruleset(identity: dict):
     """Load the save's ruleset by built-in name; never a path, never a mod."""
     from ..dsl.errors import RuleErrors
     from ..dsl.layers import available_rulesets
-    from ..dsl.ruleset import load_ruleset
+    from .ruleset import load_ruleset
     name, variants = identity.get("name"), identity.get("variants", [])
     if not isinstance(name, str) or name not in available_rulesets():
         raise SaveFileError(f"this game was saved with ruleset {str(name)[:80]!r}, which is not a built-in "

@@ -8,7 +8,7 @@ True
 """
 from .dsl.errors import (ArgumentError, CompileError, IllegalActionError, LoadError, ParseError, ReplayError,
                          RuleError, RuleErrors, RuleRuntimeError, SaveFileError, SchemaError, SpeciationError)
-from .dsl.ruleset import Ruleset, available_rulesets, load_ruleset
+from .interpreter.ruleset import Ruleset, available_rulesets, load_ruleset
 from .interpreter.game import Action, Game, LegalActions
 
 __all__ = ["Action", "ArgumentError", "CompileError", "Game", "IllegalActionError", "LegalActions",

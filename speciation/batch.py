@@ -57,7 +57,7 @@ _RULESETS: dict[tuple, Any] = {}  # rulesets loaded by this process, by (ruleset
 def _ruleset_for(spec: GameSpec):
     key = (spec.ruleset, tuple(spec.variants), tuple(spec.mods))
     if key not in _RULESETS:
-        from .dsl.ruleset import load_ruleset
+        from .interpreter.ruleset import load_ruleset
         _RULESETS[key] = load_ruleset(spec.ruleset, list(spec.variants), list(spec.mods))
     return _RULESETS[key]
 

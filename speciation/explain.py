@@ -10,7 +10,7 @@ from lark import Token, Tree
 
 from .dsl.errors import ParseError, Span
 from .dsl.parser import parse_effect
-from .interpreter.builtins import FUNCTIONS, VERBS
+from .dsl.signatures import FUNCTIONS, VERBS
 from .vocabulary import Vocabulary, relative
 
 _MUTATING = {"append", "clear", "extend", "insert", "remove", "swap"}

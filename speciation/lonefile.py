@@ -11,7 +11,7 @@ from .dsl.errors import RuleErrors, SpeciationError
 from .dsl.layers import available_rulesets
 from .dsl.loader import load_file
 from .dsl.mods import mod_files
-from .dsl.ruleset import load_ruleset
+from .interpreter.ruleset import load_ruleset
 
 
 def is_lone(target: str) -> bool:

@@ -40,7 +40,7 @@ from functools import lru_cache
 import numpy as np
 import pyspiel
 
-from ..dsl.ruleset import load_ruleset
+from ..interpreter.ruleset import load_ruleset
 from ..interpreter.chance import ChanceNeeded, ChanceTape
 from ..interpreter.game import Game
 from .features import checked_features, feature_count

@@ -16,7 +16,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ..dsl.ruleset import load_ruleset
+from ..interpreter.ruleset import load_ruleset
 from ..interpreter.game import Game
 from .features import checked_features, feature_count
 

@@ -72,7 +72,7 @@ class GameRecord:
 
 @lru_cache(maxsize=8)
 def load(name: str, variants: tuple, mods: tuple):
-    from ..dsl.ruleset import load_ruleset
+    from ..interpreter.ruleset import load_ruleset
     return load_ruleset(name, list(variants), list(mods))
 
 

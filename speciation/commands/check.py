@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..dsl.ruleset import available_rulesets
+from ..interpreter.ruleset import available_rulesets
 from ..lonefile import check_lone, is_lone
 from .common import err, load, ruleset_options
 

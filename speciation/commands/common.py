@@ -7,7 +7,7 @@ import sys
 from typing import Sequence
 
 from ..dsl.errors import RuleErrors, SpeciationError
-from ..dsl.ruleset import Ruleset, find_ruleset, load_ruleset
+from ..interpreter.ruleset import Ruleset, find_ruleset, load_ruleset
 
 
 def err(text: str) -> None:

@@ -8,7 +8,7 @@ from typing import Callable
 
 from ..dsl.errors import SpeciationError
 from ..dsl.loader import load_file
-from ..dsl.ruleset import Ruleset, find_ruleset, variant_files
+from ..interpreter.ruleset import Ruleset, find_ruleset, variant_files
 from ..vocabulary import text_lines, vocabulary
 from .common import lang_option, load_for, ruleset_options
 

@@ -11,8 +11,8 @@ from typing import Any
 from ..dsl.errors import RuleError, RuleErrors, Span, SpeciationError
 from ..dsl.layers import available_rulesets, find_ruleset
 from ..dsl.loader import load_text
-from ..dsl.ruleset import _Builder
-from ..interpreter.builtins import FUNCTIONS, VERBS
+from ..interpreter.ruleset import RulesetBuilder
+from ..dsl.signatures import FUNCTIONS, VERBS
 from ..lonefile import _containing_ruleset, _targets
 from ..vocabulary import Entry, Vocabulary, vocabulary
 
@@ -29,7 +29,7 @@ class Problem:
     message: str
 
 
-class _LiveBuilder(_Builder):
+class _LiveBuilder(RulesetBuilder):
     """Builds a ruleset with some files' text taken from the editor instead of the disk."""
 
     def __init__(self, texts: dict[str, str]):

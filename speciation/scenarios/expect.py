@@ -13,7 +13,7 @@ from lark import Token
 from ..dsl.errors import Span
 from ..dsl.loader import span_of
 from ..dsl.parser import parse_effect
-from ..dsl.ruleset import Ruleset
+from ..interpreter.ruleset import Ruleset
 from ..interpreter.game import Game
 
 IDENTIFIER = re.compile(r"^\s*[A-Za-z_]\w*\s*$")

@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterable
 from ..dsl.errors import (CompileError, RuleError, RuleErrors, RuleRuntimeError, Span,
                           SpeciationError, did_you_mean)
 from ..dsl.loader import Node, load_file, span_of
-from ..dsl.ruleset import Ruleset, load_ruleset
+from ..interpreter.ruleset import Ruleset, load_ruleset
 from ..dsl.schema import check
 from ..interpreter.game import Game
 from .choices import Choice, Feeder, describe_pending

@@ -21,7 +21,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..dsl.errors import RuleErrors, SpeciationError
 from ..dsl.loader import load_file
-from ..dsl.ruleset import available_rulesets, find_ruleset, load_ruleset, variant_files
+from ..interpreter.ruleset import available_rulesets, find_ruleset, load_ruleset, variant_files
 from . import messages
 from .session import HUMAN, Replay, TableGame, agent_names
 

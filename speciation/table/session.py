@@ -14,7 +14,7 @@ from typing import Any
 
 from ..agents.registry import AGENT_NAMES, make_agent
 from ..dsl.errors import IllegalActionError, ReplayError, SaveFileError, SpeciationError
-from ..dsl.ruleset import load_ruleset
+from ..interpreter.ruleset import load_ruleset
 from ..interpreter.game import Game
 from ..play import play
 from ..undo import UndoRefused, UndoStack

@@ -26,10 +26,10 @@ def test_a_document_given_out_is_a_copy(tmp_path):
     root = write_ruleset(tmp_path, main("pass"))
     path = str(root / "rules.yaml")
     text = (root / "rules.yaml").read_text()
-    from speciation.dsl.loader import load_text
-    first = cache.document(text, path, load_text)
+    from speciation.dsl.loader import copy_document, load_text
+    first = cache.document(text, path, load_text, copy_document)
     first.pop("macros")
-    second = cache.document(text, path, load_text)
+    second = cache.document(text, path, load_text, copy_document)
     assert "macros" not in first and "macros" in second and second.where_key("macros").line == 1
 
 
@@ -133,3 +133,18 @@ def test_the_cache_can_be_off(tmp_path):
 def test_an_entry_that_cannot_be_saved_leaves_out_only_itself(tmp_path):
     _process(tmp_path, "original", "deep")
     assert _process(tmp_path)["made"]["code"] == 0
+
+
+def test_the_disk_file_is_named_by_every_source_of_the_front_and_back_end():
+    """The code generator (interpreter/codegen/) and the compiler shape what is cached: a
+    change to any of them names another disk file."""
+    from pathlib import Path
+    import speciation.dsl
+    import speciation.interpreter
+    named = {path.resolve() for _, path in cache.engine_sources()}
+    for package in (speciation.dsl, speciation.interpreter):
+        folder = Path(package.__file__).resolve().parent
+        sources = {p.resolve() for p in folder.rglob("*.py") if "__pycache__" not in p.parts}
+        assert sources and sources <= named
+    assert any(name == "interpreter/codegen/statements.py" for name, _ in cache.engine_sources())
+    assert any(name == "dsl/grammar/effects.lark" for name, _ in cache.engine_sources())

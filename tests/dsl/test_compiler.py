@@ -260,3 +260,25 @@ def test_compile_program_and_expression_against_a_ruleset():
     assert isinstance(error, CompileError) and error.span == Span("extra.yaml", 4, 7)
     # the failed compile leaves no errors behind for the next one
     assert ruleset.compile_expression("1", Span("extra", 1, 1))(game._machine, {}) == 1
+
+
+# ---- the node kinds: one table (dsl/walker.py) for the grammar and every walker -------------
+
+def test_the_grammar_makes_the_node_kinds_every_walker_handles():
+    from speciation.dsl.parser import _parser
+    from speciation.dsl.walker import EXPRESSION_KINDS, NODE_KINDS, STATEMENT_KINDS
+    from speciation.interpreter.codegen.expressions import ExpressionWriter
+    from speciation.interpreter.compiler import Compiler
+    made = {str(rule.alias or rule.origin.name) for rule in _parser().rules}
+    inlined = {"stmt", "simple_stmt", "compound_stmt", "expr", "ternary", "not_expr", "unary", "postfix", "atom"}
+    parts = {"start", "expr_start", "args", "suite", "elif_clause", "else_clause", "choose_by", "choose_label",
+             "choose_private", "choose_prompt", "target_name", "target_attr", "target_index"}
+    assert {n for n in made if not n.startswith("__")} == NODE_KINDS | inlined | parts
+    assert set(Compiler.tables["e_"]) == EXPRESSION_KINDS and set(Compiler.tables["s_"]) == STATEMENT_KINDS
+    assert set(ExpressionWriter.tables["x_"]) == EXPRESSION_KINDS
+
+
+def test_a_handler_named_after_no_node_kind_is_refused():
+    from speciation.dsl.walker import EXPRESSION_KINDS, TreeWalker
+    with pytest.raises(TypeError, match="x_numbr name no node kind"):
+        type("Walker", (TreeWalker,), {"families": {"x_": EXPRESSION_KINDS}, "x_numbr": lambda self, tree: 0})

@@ -8,7 +8,7 @@ import pytest
 from speciation.dsl.errors import Span
 from speciation.dsl.loader import load_text
 from speciation.dsl.parser import parse_effect
-from speciation.interpreter.builtins import FUNCTIONS, VERBS, reference
+from speciation.dsl.signatures import FUNCTIONS, VERBS, reference
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 LANGUAGE = DOCS / "language.md"

@@ -6,7 +6,7 @@ import textwrap
 import pytest
 
 from speciation.dsl.errors import RuleErrors
-from speciation.dsl.ruleset import load_ruleset
+from speciation.interpreter.ruleset import load_ruleset
 from speciation.dsl.types import check_types
 from speciation.vocabulary import collect
 
@@ -30,7 +30,7 @@ def _errors(tmp_path, deck: str, effect: str, extra: str = "", edition: str = "o
 def test_both_editions_load_clean_with_types_inferred(edition):
     load_ruleset(edition)  # no false alarm
     defs = collect(edition)
-    from speciation.dsl import ruleset as r
+    from speciation.interpreter import ruleset as r
     built = r.load_ruleset(edition)
     assert check_types(defs, built.constants, {i: p for i, (_, p) in built.effects.items()}) == []
 

@@ -5,7 +5,7 @@ import pytest
 
 from speciation import Game, RuleRuntimeError, load_ruleset
 from speciation.agents import RandomAgent
-from speciation.dsl import codegen
+from speciation.interpreter.codegen import writer as codegen
 
 from support.ruleset_builder import load, main
 
@@ -61,8 +61,8 @@ def test_rule_file_text_never_becomes_code(tmp_path):
         assert "import" not in source and "system" not in source and "pwned" not in source
 
 
-# ---- statement code and block runners (dsl/codegen_simple.py, codegen_statements.py,
-# codegen_runner.py): the same games, stacks and errors as the machine's own steps --------
+# ---- statement code and block runners (interpreter/codegen/simple.py, statements.py,
+# runner.py): the same games, stacks and errors as the machine's own steps --------
 
 def _both(tmp_path, files, monkeypatch):
     on = load(tmp_path / "on", files)

@@ -10,7 +10,7 @@ import pytest
 
 from speciation import Game, load_ruleset
 from speciation.cli import main
-from speciation.dsl.ruleset import variant_files
+from speciation.interpreter.ruleset import variant_files
 
 ROOT = Path(__file__).resolve().parents[2]
 MARINE = ROOT / "rulesets" / "marine"

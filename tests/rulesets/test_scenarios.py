@@ -26,6 +26,6 @@ def test_every_card_has_a_scenario():
 
 def test_card_files_are_named_after_their_cards():
     from speciation import load_ruleset
-    from speciation.dsl.ruleset import slug
+    from speciation.interpreter.ruleset import slug
     for card in load_ruleset("original").cards.values():
         assert Path(card.path).stem == slug(card.name)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from speciation.dsl.errors import RuleErrors
 from speciation.dsl.layers import builtin_root
-from speciation.dsl.ruleset import load_ruleset
+from speciation.interpreter.ruleset import load_ruleset
 
 CHARS = list("{}[]()<>:;,.-+*/%=!&|#'\"\\@`?~^$ \t\n0123456789abcxyz_") + ["\u00e9", "\x00", "\ufeff"]
 WORDS = ["if", "else:", "for", "in", "choose", "draw", "none", "true", "9" * 5000, "1e999", "-", "!!float",

@@ -8,7 +8,7 @@ import pytest
 
 from speciation.cli import main
 from speciation.dsl.errors import RuleErrors
-from speciation.dsl.ruleset import load_ruleset
+from speciation.interpreter.ruleset import load_ruleset
 from speciation.explain import explain_lines
 from speciation.vocabulary import vocabulary
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from speciation.dsl.ruleset import load_ruleset
+from speciation.interpreter.ruleset import load_ruleset
 from speciation.scenarios import run_scenario_file
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "scenarios.md"

@@ -1,6 +1,6 @@
 """Generated Python code for compiled expressions (one function per expression).
 
-The closure compiler (:mod:`.expressions`) checks an expression and builds closures;
+The closure compiler (:mod:`..expressions`) checks an expression and builds closures;
 when it found no mistake, this module turns the same parse tree into the source of
 one Python function ``fn(rt, env)`` that computes the same value with the same
 exceptions, and compiles it once with ``compile()``. Sub-expressions become local
@@ -17,28 +17,23 @@ to run the closures instead (the tests compare both).
 """
 from __future__ import annotations
 
-import os
 import re
 from typing import Any
 
 from lark import Token, Tree
 
-from ..interpreter import builtins
-from ..interpreter.builtins import FUNCTIONS
-from ..interpreter.errors import note_function
-from ..interpreter.limits import check_sequence, multiply
-from . import cache
+from ...dsl import cache
+from ...dsl.walker import EXPRESSION_KINDS, TreeWalker
+from .. import builtins
+from ..builtins import FUNCTIONS
+from ..expressions import string_literal
+from . import writer
+from .quick import quick
+from .writer import HELPERS, RELATIONS, Unsupported, constants, ident
 
-ENABLED = os.environ.get("SPECIATION_CODEGEN", "1") != "0"
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _TEMPORARY = re.compile(r"t(\d+)\Z")  # the writer's temporaries (see tmp)
 _OPS = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">=", "+": "+", "-": "-",
         "//": "//", "%": "%"}
-_HELPERS = {"isinstance": isinstance, "dict": dict, "bool": bool, "KeyError": KeyError,
-            "TypeError": TypeError, "Exception": Exception, "len": len, "max": max, "min": min,
-            "sum": sum, "any": any, "all": all, "abs": abs, "list": list, "range": range,
-            "_check_sequence": check_sequence, "_mul": multiply,
-            "_note": note_function, "_MISS": object(), "__builtins__": {}}
 # builtins that, given at least so many arguments, do no more than Python's own function (the
 # same value, the same exceptions): called directly
 _DIRECT = {builtins.len_: (1, "len({})"), builtins.max_: (2, "max({})"), builtins.min_: (2, "min({})"),
@@ -46,23 +41,15 @@ _DIRECT = {builtins.len_: (1, "len({})"), builtins.max_: (2, "max({})"), builtin
            builtins.abs_: (1, "abs({})"), builtins.count: (2, "{0}.count({1})"),
            builtins.first: (1, "{0}[0] if {0} else None"), builtins.last: (1, "{0}[-1] if {0} else None")}
 # builtins whose value keeps nothing of their arguments (see consumed)
-_RELATIONS = {"==", "!=", "<", "<=", ">", ">="}
 _LOOKS = {builtins.len_, builtins.count, builtins.sum_, builtins.any_, builtins.all_, builtins.index_of}
 INLINE_NODES = 16  # a rule function this small (parse-tree nodes, no comprehension) is inlined
 
 
-class Unsupported(Exception):
-    """A shape this generator does not know: the closure is kept."""
+class ExpressionWriter(TreeWalker):
+    """Lowers one expression tree into statements on temporaries (a handler ``x_<kind>`` per
+    node kind of an expression)."""
 
-
-def _ident(name: str) -> str:
-    if not _IDENT.match(name):  # the grammar guarantees this; never let anything else through
-        raise Unsupported(name)
-    return repr(name)
-
-
-class _Writer:
-    """Lowers one expression tree into statements on temporaries."""
+    families = {"x_": EXPRESSION_KINDS}
 
     def __init__(self, compiler, locals_: set[str]):
         self.compiler = compiler
@@ -75,7 +62,7 @@ class _Writer:
         # before the ruleset knows which functions are modified or static)
         self.inlining: list[str] | None = None
         self.records: dict[str, str] = {}  # a local's code -> its entity record's (see fetch)
-        self.space = None  # rule-local names as Python locals (codegen_statements.Space); None: in env
+        self.space = None  # rule-local names as Python locals (statements.Space); None: in env
         # comprehensions around: [line of the loop, depth, its variable, temporaries made before it,
         # reads done once]
         self.loops: list[list] = []
@@ -127,22 +114,21 @@ class _Writer:
         if self.space is not None:
             self.space.bind(self, name, value)
         else:
-            self.emit(f"env[{_ident(name)}] = {value}")
+            self.emit(f"env[{ident(name)}] = {value}")
 
     # ---- expressions: each returns a Python expression that is cheap to repeat --------
 
     def expr(self, tree: Tree | Token, names: dict[str, str]) -> str:
-        handler = getattr(self, "x_" + tree.data, None)
+        handler = self.handler("x_", tree.data)
         if handler is None:
             raise Unsupported(tree.data)
-        return handler(tree, names)
+        return handler(self, tree, names)
 
     def x_number(self, tree, names):
         return repr(int(tree.children[0]))
 
     def x_string(self, tree, names):
-        from .expressions import _string
-        return self.const(_string(tree.children[0]))
+        return self.const(string_literal(tree.children[0]))
 
     def x_name(self, tree, names):
         name = str(tree.children[0])
@@ -152,7 +138,7 @@ class _Writer:
             if self.space is not None:
                 return self.space.read(self, name)
             out = self.tmp()
-            self.emit(f"{out} = env[{_ident(name)}]")
+            self.emit(f"{out} = env[{ident(name)}]")
             return out
         if name in self.compiler.constants:
             value = self.compiler.constants[name]
@@ -192,7 +178,7 @@ class _Writer:
         self.emit(f"for {var} in {source}:")
         self.depth += 1
         try:
-            if _attribute_reads([elt_tree, cond_tree], str(name)) >= 2:
+            if attribute_reads([elt_tree, cond_tree], str(name)) >= 2:
                 self.fetch(var)
             if cond_tree is not None:
                 test = self.test(cond_tree, inner)
@@ -221,7 +207,7 @@ class _Writer:
         self.emit(f"    {record} = None")
 
     def x_attr(self, tree, names):
-        obj, attr = self.expr(tree.children[0], names), _ident(str(tree.children[1]))
+        obj, attr = self.expr(tree.children[0], names), ident(str(tree.children[1]))
         record = self.records.get(obj, f"ent[{obj}]")
 
         def read(out):
@@ -416,7 +402,7 @@ class _Writer:
 
     def x_comparison(self, tree, names):
         ops = [str(op) for op in tree.children[1::2]]
-        operand = self.consumed if all(op in _RELATIONS for op in ops) else self.expr  # compared only
+        operand = self.consumed if all(op in RELATIONS for op in ops) else self.expr  # compared only
         value = operand(tree.children[0], names)
         for op, operand_tree in zip(tree.children[1::2], tree.children[2::2]):
             right = operand(operand_tree, names)
@@ -433,7 +419,7 @@ class _Writer:
     x_sum_expr = x_product = x_comparison
 
 
-def _attribute_reads(trees: list, name: str, weight: int = 1) -> int:
+def attribute_reads(trees: list, name: str, weight: int = 1) -> int:
     """How many attribute reads on the name the trees hold (a cost estimate: a read inside
     a comprehension counts twice, as it is done for each item)."""
     count = 0
@@ -444,7 +430,7 @@ def _attribute_reads(trees: list, name: str, weight: int = 1) -> int:
                 and str(tree.children[0].children[0]) == name:
             count += weight
         inner = 2 if tree.data == "comprehension" else weight
-        count += _attribute_reads(tree.children, name, inner)
+        count += attribute_reads(tree.children, name, inner)
     return count
 
 
@@ -458,30 +444,23 @@ def _small(function) -> bool:
     return len(nodes) <= INLINE_NODES and not any(t.data == "comprehension" for t in nodes)
 
 
-def constants(writer) -> dict[str, Any]:
-    """The globals holding a writer's constants: ``C_0``, ``C_1``, ..."""
-    return {f"C_{i}": value for i, value in enumerate(writer.constants)}
-
-
 def generate(compiler, tree: Tree, scope_names: set[str]):
     """A compiled function ``fn(rt, env)`` for *tree*, or None for a shape not handled."""
-    if not ENABLED:
+    if not writer.ENABLED:
         return None
-    writer = _Writer(compiler, set(scope_names))
-    writer.share_depth = writer.depth
+    lowering = ExpressionWriter(compiler, set(scope_names))
+    lowering.share_depth = lowering.depth
     try:
-        result = writer.expr(tree, {})
+        result = lowering.expr(tree, {})
     except Unsupported:
         return None
-    body = "\n".join(writer.lines)
+    body = "\n".join(lowering.lines)
     source = f"def _expr(rt, env):\n    ent, meter = rt.ent, rt.meter\n{body}\n    return {result}\n"
-    namespace = dict(_HELPERS, **constants(writer))
+    namespace = dict(HELPERS, **constants(lowering))
     exec(cache.code(source, "<speciation expression>"), namespace)
     fn = namespace["_expr"]
     fn.source = source  # for tests and debugging
     fn.tree = tree  # a rule function's body is generated again with its parameters as locals
-    fn.names = frozenset(scope_names)  # and statement code inlines it (codegen_statements.py)
+    fn.names = frozenset(scope_names)  # and statement code inlines it (statements.py)
     return fn
 
-
-from .codegen_quick import quick  # noqa: E402 (it reads this module's helpers)

@@ -3,7 +3,8 @@
 Names are resolved here: locals (parameters, ``let``, loop and choice names),
 constants (symbols, tables, entity ids, kinds, ``game``), the rule files' own
 functions and the closed builtin registry. Statements are compiled by
-:mod:`.compiler`, which builds on this.
+:mod:`.compiler`, which builds on this; the code generator (:mod:`.codegen`) lowers
+what they checked to Python code, and these closures stay the reference semantics.
 """
 from __future__ import annotations
 
@@ -12,11 +13,11 @@ from typing import Any, Iterable
 
 from lark import Token, Tree
 
-from ..interpreter.builtins import FUNCTIONS, VERBS
-from ..interpreter.limits import charge, multiply
-from . import graph as g
-from .codegen import generate
-from .errors import CompileError, Span, did_you_mean
+from ..dsl import graph as g
+from ..dsl.errors import CompileError, Span, did_you_mean
+from ..dsl.walker import EXPRESSION_KINDS, TreeWalker
+from .builtins import FUNCTIONS, VERBS
+from .limits import charge, multiply
 
 _BINARY = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
            ">": operator.gt, ">=": operator.ge, "+": operator.add, "-": operator.sub,
@@ -38,8 +39,12 @@ class Scope:
         return self.origin.shifted(line, col)
 
 
-class ExpressionCompiler:
-    """Compiles expressions and keeps the errors found, to report them all at once."""
+class ExpressionCompiler(TreeWalker):
+    """Compiles expressions and keeps the errors found, to report them all at once (a
+    handler ``e_<kind>`` per node kind of an expression)."""
+
+    families = {"e_": EXPRESSION_KINDS}
+
     def __init__(self, constants: dict[str, Any], attributes: set[str]):
         self.constants = dict(LITERALS, **constants)
         self.attributes = attributes
@@ -52,33 +57,35 @@ class ExpressionCompiler:
         self.errors: list[Any] = []
         self.nodes: list[g.Stmt] = []
         self.nesting = 0  # > 0 while compiling the parts of an expression
+        # the code generator (the ruleset gives codegen.generate): fn(compiler, tree, names) or None
+        self.generate: Any = lambda compiler, tree, names: None
 
     # ---- expressions --------------------------------------------------------------
 
     def expr(self, tree: Tree | Token, scope: Scope) -> g.Expr:
-        handler = getattr(self, "e_" + tree.data, None)
+        handler = self.handler("e_", tree.data)
         if handler is None:  # pragma: no cover
             self.error(f"unsupported expression '{tree.data}'", scope.span(tree))
             return lambda rt, env: None
         if self.nesting:
-            return handler(tree, scope)
+            return handler(self, tree, scope)
         # an outermost expression: checked (and built as closures) first, then generated
         before = len(self.errors)
         self.nesting += 1
         try:
-            closure = handler(tree, scope)
+            closure = handler(self, tree, scope)
         finally:
             self.nesting -= 1
         if len(self.errors) != before:
             return closure
-        return generate(self, tree, scope.names) or closure
+        return self.generate(self, tree, scope.names) or closure
 
     def e_number(self, tree: Tree, scope: Scope) -> g.Expr:
         value = int(tree.children[0])
         return lambda rt, env: value
 
     def e_string(self, tree: Tree, scope: Scope) -> g.Expr:
-        value = _string(tree.children[0])
+        value = string_literal(tree.children[0])
         return lambda rt, env: value
 
     def e_name(self, tree: Tree, scope: Scope) -> g.Expr:
@@ -331,11 +338,11 @@ def _constant(tree: Any) -> Any:
     if isinstance(tree, Tree) and tree.data == "number":
         return int(tree.children[0])
     if isinstance(tree, Tree) and tree.data == "string":
-        return _string(tree.children[0])
+        return string_literal(tree.children[0])
     return _NO
 
 
-def _string(token: Token) -> str:
+def string_literal(token: Token) -> str:
     body = str(token)[1:-1]
     if "\\" not in body:
         return body
@@ -343,7 +350,7 @@ def _string(token: Token) -> str:
     return body.encode("latin-1", "backslashreplace").decode("unicode_escape")
 
 
-def _own(value: Any) -> Any:
+def own(value: Any) -> Any:
     """Values bound to names are copies, so a saved game never shares lists."""
     if isinstance(value, list):
         return list(value)

@@ -13,16 +13,20 @@ from typing import Any, Callable, Iterable
 
 from lark import Token, Tree
 
-from ..interpreter.builtins import FUNCTIONS, VERBS
-from . import graph as g
-from .errors import ParseError, Span, did_you_mean
-from .expressions import ExpressionCompiler, Scope, _own
-from .parser import parse_effect
-from ..interpreter.limits import SMALL, check_value
+from ..dsl import graph as g
+from ..dsl.errors import ParseError, Span, did_you_mean
+from ..dsl.parser import parse_effect
+from ..dsl.walker import EXPRESSION_KINDS, STATEMENT_KINDS
+from .builtins import FUNCTIONS, VERBS
+from .expressions import ExpressionCompiler, Scope, own
+from .limits import SMALL, check_value
 
 
 class Compiler(ExpressionCompiler):
-    """Compiles programs (statements) into effect-graph nodes."""
+    """Compiles programs (statements) into effect-graph nodes (a handler ``s_<kind>`` per
+    node kind of a statement)."""
+
+    families = {"e_": EXPRESSION_KINDS, "s_": STATEMENT_KINDS}
 
     # ---- entry points -----------------------------------------------------------
 
@@ -51,11 +55,11 @@ class Compiler(ExpressionCompiler):
 
     def stmt(self, tree: Tree, scope: Scope) -> g.Stmt | None:
         self.statement_writes = set()
-        handler = getattr(self, "s_" + tree.data, None)
+        handler = self.handler("s_", tree.data)
         if handler is None:  # pragma: no cover - grammar and compiler out of step
             self.error(f"unsupported statement '{tree.data}'", scope.span(tree))
             return None
-        return handler(tree, scope)
+        return handler(self, tree, scope)
 
     def _simple(self, tree: Tree, scope: Scope, run: Callable[[Any, dict], None],
                 changes: bool = True) -> g.Simple:
@@ -83,7 +87,7 @@ class Compiler(ExpressionCompiler):
         target, op, value = tree.children
         setter = self.target(target, scope)
         before = len(self.errors)
-        getter = self.expr(_target_as_expr(target), scope)
+        getter = self.expr(target_as_expr(target), scope)
         del self.errors[before:]  # the target's mistakes are already reported once, by the setter
         value = self.expr(value, scope)
         fn = operator.add if str(op) == "+=" else operator.sub
@@ -119,7 +123,7 @@ class Compiler(ExpressionCompiler):
         self._note_write(tree.children[1])
         self._not_a_constant(tree.children[1], scope, "draw from")
         name = str(tree.children[0])
-        source = self.expr(_target_as_expr(tree.children[1]), scope)
+        source = self.expr(target_as_expr(tree.children[1]), scope)
 
         def run(rt, env):
             env[name] = rt.draw(source(rt, env))
@@ -128,7 +132,7 @@ class Compiler(ExpressionCompiler):
     def s_shuffle_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
         self._note_write(tree.children[0])
         self._not_a_constant(tree.children[0], scope, "shuffle")
-        source = self.expr(_target_as_expr(tree.children[0]), scope)
+        source = self.expr(target_as_expr(tree.children[0]), scope)
         return self._simple(tree, scope, lambda rt, env: rt.shuffle(source(rt, env)),
                             changes=not _local_place(tree.children[0]))
 
@@ -263,7 +267,7 @@ def keep(limits, value: Any) -> Any:
         return value
     elif kind is list and len(value) <= limits.sequence:
         return list(value)
-    return _own(check_value(limits, value))
+    return own(check_value(limits, value))
 
 
 def store_index(rt, box: Any, key: Any, value: Any) -> None:
@@ -311,7 +315,7 @@ def _local_place(tree: Tree) -> bool:
     return isinstance(tree, Tree) and tree.data in ("name", "target_name")
 
 
-def _target_as_expr(tree: Tree) -> Tree:
+def target_as_expr(tree: Tree) -> Tree:
     mapping = {"target_name": "name", "target_attr": "attr", "target_index": "index"}
     return Tree(mapping[tree.data], tree.children, tree.meta)
 

@@ -1,19 +1,22 @@
 """Generated Python code for rule functions: ``fast(rt, *args)`` per function.
 
-The body is the function's expression written by the expression generator (:mod:`.codegen`)
+The body is the function's expression written by the expression generator (:mod:`.expressions`)
 with its parameters as Python locals; around it, the remembered values (looked up with the
 arguments as the key, kept only while measurement says they are asked again), the work
 budget, the call depth of functions that can call themselves, and the function's modifiers
-(inlined as code where they can be). As in :mod:`.codegen`, rule-file text enters the
+(inlined as code where they can be). As in :mod:`.expressions`, rule-file text enters the
 source only as data in the constants (``C_i`` globals).
 """
 from __future__ import annotations
 
 from lark import Tree
 
-from ..interpreter.errors import note_function
-from . import cache, codegen
-from .codegen import _HELPERS, Unsupported, _attribute_reads, _Writer, constants
+from ...dsl import cache
+from ..errors import note_function
+from ..limits import BudgetError
+from . import writer as settings
+from .expressions import ExpressionWriter, attribute_reads
+from .writer import HELPERS, Unsupported, constants
 
 MEASURE = 2_000  # calls of a rule function measured before deciding whether to remember its values
 MIN_HIT_RATE = 0.1  # a function whose values are asked again less often is not remembered
@@ -29,7 +32,6 @@ def _decide(function, stats: list, remembering, plain) -> None:
 
 
 def _too_deep(rt, function) -> None:
-    from ..interpreter.limits import BudgetError
     raise BudgetError(f"rule functions nested more than {rt.limits.call_depth} deep "
                       f"(in {function.name}: a function that calls itself without end?)")
 
@@ -94,7 +96,7 @@ def _inlinable(modifier) -> bool:
     return (modifier.active is None or hasattr(modifier.active, "tree")) and hasattr(modifier.value, "tree")
 
 
-def _inline_modifiers(writer: _Writer, names: dict, result: str, modifiers) -> str:
+def _inline_modifiers(writer: ExpressionWriter, names: dict, result: str, modifiers) -> str:
     """Each modifier in turn, as code: if it is active, its value replaces the value so far
     (its `self` is its owner, its `base` the value so far)."""
     value = writer.tmp()
@@ -110,7 +112,7 @@ def _inline_modifiers(writer: _Writer, names: dict, result: str, modifiers) -> s
     return value
 
 
-def _activity(writer: _Writer, tree: Tree, scope: dict, params: dict) -> str:
+def _activity(writer: ExpressionWriter, tree: Tree, scope: dict, params: dict) -> str:
     """Whether a modifier is active. Unless it reads the function's arguments (or base),
     it is the same for every call until a statement changes what it reads, which makes
     the function's remembered values stale too: so it is remembered in the function's
@@ -158,14 +160,14 @@ def generate_function(compiler, function, tree: Tree, modifiers: list = ()):
     """``fast(rt, *args)`` for a rule function without modifiers: remembered values looked up
     with the arguments as the key, the body run with its parameters as Python locals. None
     when codegen is off or the body has a shape not handled."""
-    if not codegen.ENABLED or tree is None:
+    if not settings.ENABLED or tree is None:
         return None
     names = {param: f"a{i}" for i, param in enumerate(function.params)}
-    writer = _Writer(compiler, set())
+    writer = ExpressionWriter(compiler, set())
     writer.inlining = [function.name]
     writer.depth = writer.share_depth = 2
     for param, local in names.items():
-        if _attribute_reads([tree], param) >= 2:
+        if attribute_reads([tree], param) >= 2:
             writer.fetch(local)
     try:
         result = writer.expr(tree, names)
@@ -180,7 +182,7 @@ def generate_function(compiler, function, tree: Tree, modifiers: list = ()):
     depth = _DEPTH if _recursive(compiler.functions, function.name) else {"enter": "", "leave": ""}
     source = _FUNCTION.format(params=params, args=args, body="\n".join(writer.lines) or "        pass",
                               result=result, modify=modify, **_memo_code(list(names.values())), **depth)
-    namespace = dict(_HELPERS, **constants(writer), F=function, NAME=function.name,
+    namespace = dict(HELPERS, **constants(writer), F=function, NAME=function.name,
                      PARAMS=tuple(function.params), MODS=tuple(modifiers), zip=zip,
                      STATS=[0, 0], MEASURE=MEASURE, _decide=_decide,
                      _note=note_function, _too_deep=_too_deep, Exception=Exception)

@@ -1,4 +1,4 @@
-"""Simple comprehensions as Python comprehensions (see ``_Writer.x_comprehension``).
+"""Simple comprehensions as Python comprehensions (see ``ExpressionWriter.x_comprehension``).
 
 A comprehension whose element and test are simple is first run as a Python list
 comprehension that reads attributes straight from the entity records; the writer's
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from lark import Tree
 
-from .codegen import _RELATIONS, _ident
+from .writer import RELATIONS, ident
 
 
 def quick(writer, tree, names: dict[str, str], var: str, truth: bool = False) -> str | None:
@@ -36,9 +36,9 @@ def quick(writer, tree, names: dict[str, str], var: str, truth: bool = False) ->
     if kind == "attr":
         item = parts[0]
         if isinstance(item, Tree) and item.data == "name" and names.get(str(item.children[0])) == var:
-            return f"ent[{var}][{_ident(str(parts[1]))}]"
+            return f"ent[{var}][{ident(str(parts[1]))}]"
         return None
-    if kind == "comparison" and len(parts) == 3 and str(parts[1]) in _RELATIONS:
+    if kind == "comparison" and len(parts) == 3 and str(parts[1]) in RELATIONS:
         left, right = quick(writer, parts[0], names, var), quick(writer, parts[2], names, var)
         op = str(parts[1])
         if left is None or right is None:

@@ -3,7 +3,7 @@
 A block the machine runs in a frame (a macro, trigger or effect body, the suite of an
 ``if`` or the body of a loop that can pause) gets ``runner(rt, frame, env)``: it runs
 the block's statements from ``frame[1]`` on. Statements that cannot pause (simple ones,
-pure compound statements, calls of pure macros) are code (:mod:`.codegen_statements`).
+pure compound statements, calls of pure macros) are code (:mod:`.statements`).
 A statement that can pause sets ``frame[1]`` past itself first, as the machine does,
 then: an ``if`` picks its suite here; a loop pushes its frame and steps it here; a macro
 call pushes the macro's frame; each block entered so runs in its own frame through its
@@ -15,10 +15,10 @@ clones and resumes are unchanged. False means the block ended (the caller pops i
 """
 from __future__ import annotations
 
-from . import graph as g
-from .codegen import Unsupported, _ident
-from .codegen_statements import _COMPOUND, _compile, _Writer
-from ..interpreter.machine import too_deep
+from ...dsl import graph as g
+from ..machine import too_deep
+from .statements import COMPOUND, StatementWriter, compile_code
+from .writer import Unsupported, ident
 
 DIRECT = 48  # frames on the stack up to which a runner runs a called macro itself
 
@@ -35,7 +35,7 @@ def _run(rt, frame, env):
 """
 
 
-class _RunnerWriter(_Writer):
+class RunnerWriter(StatementWriter):
     def runner(self, block: g.Block, inline) -> None:
         for index, stmt in enumerate(block.body):
             self.emit(f"if i <= {index}:")
@@ -62,7 +62,7 @@ class _RunnerWriter(_Writer):
             self.emit(f"while {loop}[1] < len({items}):")
             self.depth += 1
             self.charge()
-            self.emit(f"env[{_ident(stmt.var)}] = {items}[{loop}[1]]")
+            self.emit(f"env[{ident(stmt.var)}] = {items}[{loop}[1]]")
             self.emit(f"{loop}[1] += 1")
             self.in_frame(stmt.body, "None", "frame[3]", "env")
             self.depth -= 1
@@ -95,7 +95,7 @@ class _RunnerWriter(_Writer):
             self.emit("if len(stack) >= lim.stack_depth:")
             self.emit("    _too_deep(lim)")
             args = [self.value(a) for a in stmt.args]
-            names, local = ", ".join(f"{_ident(p)}: {self.own(a)}" for p, a in zip(macro.params, args)), self.tmp()
+            names, local = ", ".join(f"{ident(p)}: {self.own(a)}" for p, a in zip(macro.params, args)), self.tmp()
             self.emit(f"{local} = {{{names}}}")
             self.in_frame(macro.body, local, "len(stack)", local, direct=True)
         elif kind is g.Emit:
@@ -138,12 +138,12 @@ class _RunnerWriter(_Writer):
 
 
 def _runner(ruleset, block: g.Block, inline):
-    writer = _RunnerWriter(ruleset)
+    writer = RunnerWriter(ruleset)
     try:
         writer.runner(block, inline)
     except Unsupported:  # pragma: no cover - a name the grammar would not allow
         return False
-    return _compile(writer, _RUNNER, f"<runner {block.id}>", DIRECT=DIRECT, _too_deep=too_deep)
+    return compile_code(writer, _RUNNER, f"<runner {block.id}>", DIRECT=DIRECT, _too_deep=too_deep)
 
 
 def _inner_blocks(stmt: g.Stmt, out: set[int]) -> None:
@@ -161,7 +161,7 @@ def generate_runners(ruleset) -> None:
     statements (which run as code); blocks already considered are left as they are."""
     inner: set[int] = set()
     for node in ruleset.nodes:
-        if type(node) in _COMPOUND and node.fast:
+        if type(node) in COMPOUND and node.fast:
             _inner_blocks(node, inner)
     macros = ruleset.macros
 
@@ -169,7 +169,7 @@ def generate_runners(ruleset) -> None:
         kind = type(stmt)
         if kind is g.Call:
             return bool(macros[stmt.name].body.fast)
-        return kind is g.Simple or (kind in _COMPOUND and bool(stmt.fast))
+        return kind is g.Simple or (kind in COMPOUND and bool(stmt.fast))
     for node in ruleset.nodes:
         if type(node) is g.Block and node.runner is None:
             node.runner = False if node.id in inner else _runner(ruleset, node, inline)

@@ -1,5 +1,5 @@
-"""Load a ruleset: collect its definitions (:mod:`.layers`), compile them, and
-build the initial entities. The result, :class:`Ruleset`, is the effect graph
+"""Load a ruleset: collect its definitions (:mod:`speciation.dsl.layers`), compile them
+(:mod:`.compiler`, then :mod:`.codegen`), and build the initial entities. The result, :class:`Ruleset`, is the effect graph
 plus everything a game needs to start.
 """
 from __future__ import annotations
@@ -11,20 +11,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..interpreter.board import HexGrid, cell_id
-from . import cache
-from . import graph as g
+from ..dsl import cache
+from ..dsl import graph as g
+from ..dsl.errors import RuleErrors, SchemaError, Span, did_you_mean
+from ..dsl.layers import SIGNATURE, Definitions, plain_value, find_ruleset
+from ..dsl.layers import available_rulesets, slug, variant_files  # noqa: F401  (public here too)
+from ..dsl.loader import Node
+from ..dsl.presentation import check_presentation
+from ..dsl.types import check_types
+from .board import HexGrid, cell_id
+from .codegen import generate, generate_code, generate_function
 from .compiler import Compiler, compile_expression_text
-from .errors import RuleErrors, SchemaError, Span, did_you_mean
-from .layers import SIGNATURE, Definitions, _plain, find_ruleset
-from .presentation import check_presentation
-from .layers import available_rulesets, slug, variant_files  # noqa: F401  (public here too)
-from .loader import Node
-from ..interpreter.errors import note_function
-from .codegen_functions import generate_function
-from .codegen_statements import generate_statements
-from ..interpreter.limits import BudgetError
-from .types import check_types
+from .errors import note_function
+from .limits import BudgetError
 
 __all__ = ["CardInfo", "Ruleset", "available_rulesets", "find_ruleset", "load_ruleset", "slug", "variant_files"]
 @dataclass
@@ -84,7 +83,7 @@ class Ruleset:
         result = build(self.compiler)
         mark_static(self.functions, self.compiler.written, {})
         link_invalidation(self.functions, self.compiler.nodes)
-        generate_statements(self)
+        generate_code(self)
         errors = self.compiler.errors[before:]
         del self.compiler.errors[before:]
         if errors:
@@ -99,13 +98,13 @@ class Ruleset:
 def load_ruleset(name_or_path: str, variants: list[str] | tuple = (), mods: list[str] | tuple = ()) -> Ruleset:
     """Load, check and compile a ruleset; raises :class:`RuleErrors` with every problem."""
     root = find_ruleset(name_or_path)
-    ruleset = _Builder().build(root, list(variants), list(mods))
-    generate_statements(ruleset)
+    ruleset = RulesetBuilder().build(root, list(variants), list(mods))
+    generate_code(ruleset)
     ruleset.source = str(root.resolve()) if Path(name_or_path).exists() else str(name_or_path)
     return ruleset
 
 
-class _Builder(Definitions):
+class RulesetBuilder(Definitions):
     """Compiles what :class:`Definitions` collected."""
 
     def compile(self, root: Path, variants: list[str], mods: list[str]) -> Ruleset:
@@ -130,6 +129,7 @@ class _Builder(Definitions):
         for record in list(self.entities.values()) + list(card_entities.values()):
             attributes |= set(record)
         compiler = Compiler(constants, attributes)
+        compiler.generate = generate  # each expression checked without a mistake is also code
         compiler.macro_params = {name: params for name, (params, _, _) in self.macros.items()}
         functions = {name: g.Function(name, params, span) for name, (params, _, span) in self.functions.items()}
         compiler.functions = functions
@@ -196,11 +196,11 @@ class _Builder(Definitions):
     def provenance_of(self, ident: str, doc: Node, deck: str) -> dict:
         """A card's provenance; an adopting deck may say what the card rests on in its edition
         (its own sources first, then the card file's)."""
-        own = _plain(doc["provenance"])
+        own = plain_value(doc["provenance"])
         spec = self.decks.get(deck, {})
         if ident not in spec.get("adopt", []) or "adopt_provenance" not in spec:
             return own
-        adopted = _plain(spec["adopt_provenance"])
+        adopted = plain_value(spec["adopt_provenance"])
         return {**adopted, "sources": adopted["sources"] + own["sources"]}
 
     def deck_of(self, ident: str, doc: Node) -> str:
@@ -215,7 +215,7 @@ class _Builder(Definitions):
         for ident, (doc, path) in self.cards.items():
             record = {"kind": "card", "id": ident, **self.kinds.get("card", {})}
             record.update(name=str(doc["card"]), deck=self.deck_of(ident, doc))
-            record.update(_plain(doc.get("attributes", {})))
+            record.update(plain_value(doc.get("attributes", {})))
             out[ident] = record
         return out
 
@@ -232,7 +232,7 @@ class _Builder(Definitions):
             params = ["self"] + [str(p) for p in decks[deck].get("params", [])]
             effects[ident] = (compiler.program(doc["effect"], doc.where("effect"), params), params)
             cards[ident] = CardInfo(ident, str(doc["card"]), deck, str(doc["text"]),
-                                    self.provenance_of(ident, doc, deck), path, _plain(doc.get("labels", {})))
+                                    self.provenance_of(ident, doc, deck), path, plain_value(doc.get("labels", {})))
             self.triggers.extend((t, ident) for t in doc.get("triggers", []))
             self.modifiers.extend((m, ident) for m in doc.get("modifiers", []))
         return effects, cards
@@ -304,7 +304,7 @@ class _Builder(Definitions):
         for ident, record in self.entities.items():
             defaults = self.kinds.get(record["kind"], {})
             out[ident] = {**defaults, **record}
-        return {k: _plain(v) for k, v in out.items()}
+        return {k: plain_value(v) for k, v in out.items()}
 
     def digest(self) -> str:
         h = hashlib.sha256()

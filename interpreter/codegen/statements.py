@@ -16,18 +16,17 @@ passed through), which the machine reports exactly as if it had walked the frame
 """
 from __future__ import annotations
 
-from . import cache
-from . import graph as g
-from . import codegen
-from .codegen import _HELPERS, Unsupported, _ident, constants
-from .codegen import _Writer as _ExprWriter
-from .codegen_simple import HELPERS, lower
-from .expressions import _own
-from ..interpreter.errors import mark as _mark
-from ..interpreter.limits import check_sequence
-from ..interpreter.machine import forget
+from ...dsl import cache
+from ...dsl import graph as g
+from ..errors import mark as mark_error
+from ..expressions import own
+from ..limits import check_sequence
+from ..machine import forget
+from . import writer as settings
+from .simple import SIMPLE_HELPERS, SimpleWriter
+from .writer import HELPERS, Unsupported, constants, ident
 
-_COMPOUND = (g.If, g.For, g.While, g.Repeat, g.Emit)  # standalone units (calls use the body)
+COMPOUND = (g.If, g.For, g.While, g.Repeat, g.Emit)  # standalone units (calls use the body)
 INLINE_STATEMENTS = 12  # a pure macro body this small (statements, nested ones too) is inlined
 _UNSET = object()  # a Python local standing for a rule-local name that has no value yet
 
@@ -48,11 +47,11 @@ class Space:
         if name not in self.assigned:
             self.checked.add(name)
             writer.emit(f"if {local} is _UNSET:")
-            writer.emit(f"    raise KeyError({_ident(name)})")
+            writer.emit(f"    raise KeyError({ident(name)})")
         return local
 
     def bind(self, writer, name: str, value: str) -> None:
-        _ident(name)
+        ident(name)
         writer.emit(f"{self.prefix}{name} = {value}")
         self.assigned.add(name)
 
@@ -62,7 +61,7 @@ class Space:
         return [" = ".join([self.prefix + n for n in names] + ["_UNSET"])] if names else []
 
 
-class _Purity:
+class Purity:
     """Which blocks can never stop for a choice (and have no stray break)."""
 
     def __init__(self, ruleset):
@@ -131,7 +130,7 @@ def _returns(stmt: g.Stmt) -> bool:
     return False
 
 
-class _Writer(_ExprWriter):
+class StatementWriter(SimpleWriter):
     """Lowers statements (and, through the expression writer, their expressions)."""
 
     def __init__(self, ruleset):
@@ -161,7 +160,7 @@ class _Writer(_ExprWriter):
             return
         self.emit(f"pos = {k}")
         if kind is g.Simple:
-            if not lower(self, stmt):
+            if not self.lower(stmt):
                 if self.space is not None:  # the closure reads and binds names in env
                     raise Unsupported("env")
                 self.emit(f"S[{k}].run(rt, env)")
@@ -239,7 +238,7 @@ class _Writer(_ExprWriter):
         args = [self.value(a) for a in stmt.args]
         if self.inline_macro(macro, [self.own(a) for a in args]):
             return
-        names = ", ".join(f"{_ident(p)}: {self.own(a)}" for p, a in zip(macro.params, args))
+        names = ", ".join(f"{ident(p)}: {self.own(a)}" for p, a in zip(macro.params, args))
         self.emit(f"{self.const(macro.body)}.fast(rt, {{{names}}})")
 
     def inline_macro(self, macro, args: list[str]) -> bool:
@@ -283,7 +282,7 @@ class _Writer(_ExprWriter):
         self.emit(f"{chosen} = []")
         for trigger in reversed(self.triggers.get(stmt.event, [])):
             local = self.tmp()
-            names = [f"{_ident(p)}: {self.own(a)}" for p, a in zip(trigger.params, args)]
+            names = [f"{ident(p)}: {self.own(a)}" for p, a in zip(trigger.params, args)]
             self.emit(f"{local} = {{{', '.join(names + [repr('self') + ': ' + self.const(trigger.owner)])}}}")
             tests = [f"{self.const(t)}(rt, {local})" for t in (trigger.active, trigger.test) if t is not None]
             self.emit(f"if {' and '.join(tests)}:" if tests else "if True:")
@@ -326,12 +325,12 @@ def _run(rt, env):
         raise
 """
 
-def _compile(writer: _Writer, template: str, name: str, **extra):
+def compile_code(writer: StatementWriter, template: str, name: str, **extra):
     source = template.format(body="\n".join(writer.lines) or "        pass")
     what = [None if k in writer.pausing else f"calls macro {s.name}" if type(s) is g.Call
             else f"emits {s.event}" if type(s) is g.Emit else None for k, s in enumerate(writer.stmts)]
-    namespace = dict(_HELPERS, **HELPERS, **constants(writer), S=tuple(writer.stmts),
-                     SPANS=tuple(s.span for s in writer.stmts), WHAT=tuple(what), _mark=_mark, _own=_own,
+    namespace = dict(HELPERS, **SIMPLE_HELPERS, **constants(writer), S=tuple(writer.stmts),
+                     SPANS=tuple(s.span for s in writer.stmts), WHAT=tuple(what), _mark=mark_error, _own=own,
                      _SCALARS=frozenset({str, int, bool, type(None)}), reversed=reversed, _UNSET=_UNSET,
                      _forget=forget, _check_sequence=check_sequence, list=list, int=int, range=range,
                      str=str, len=len, Exception=Exception, **extra)
@@ -346,29 +345,30 @@ def _pure(ruleset, stmts: list[g.Stmt], name: str, params: list | None = None, s
     env, and only *sure* surely do): its names are then Python locals if every statement
     can be written so (else they stay in env)."""
     for space in ([Space("v_", sure)] if params is not None else []) + [None]:
-        writer = _Writer(ruleset)
+        writer = StatementWriter(ruleset)
         writer.space = space
         try:
             for stmt in stmts:
                 writer.stmt(stmt)
             if space is not None:
                 writer.lines[0:0] = ["        " + line for line in space.unset(params)] + [
-                    f"        v_{param} = env[{_ident(param)}]" if param in sure else  # (always given)
-                    f"        v_{param} = env.get({_ident(param)}, _UNSET)" for param in params]
+                    f"        v_{param} = env[{ident(param)}]" if param in sure else  # (always given)
+                    f"        v_{param} = env.get({ident(param)}, _UNSET)" for param in params]
         except Unsupported:  # a name kept in env by some statement (or, in env, one the grammar forbids)
             continue
-        return _compile(writer, _TEMPLATE, name)
+        return compile_code(writer, _TEMPLATE, name)
     return False  # pragma: no cover
 
 
 def generate_statements(ruleset) -> None:
     """Give every pure compound statement and every pure macro or trigger body a generated
-    ``fast(rt, env)``, and every block the machine may run in a frame (all but those inside
-    pure statements) a ``runner``; what was already considered is left as it is."""
+    ``fast(rt, env)``; what was already considered is left as it is. (The runners come
+    after: :func:`.runner.generate_runners`; :func:`speciation.interpreter.codegen.generate_code`
+    does both.)"""
     compiler = getattr(ruleset, "compiler", None)
-    if not codegen.ENABLED or compiler is None:
+    if not settings.ENABLED or compiler is None:
         return
-    purity = _Purity(ruleset)
+    purity = Purity(ruleset)
     bodies = [(m.body, m.params, m.params) for m in ruleset.macros.values()]  # (arguments checked)
     bodies += [(t.body, t.params, ()) for ts in ruleset.triggers.values() for t in ts]
     for body, params, sure in bodies:
@@ -376,8 +376,6 @@ def generate_statements(ruleset) -> None:
             body.fast = _pure(ruleset, body.body, f"<block {body.id}>", params, sure) \
                 if purity.block(body) else False
     for node in ruleset.nodes:
-        if type(node) in _COMPOUND and node.fast is None:
+        if type(node) in COMPOUND and node.fast is None:
             generatable = purity.stmt(node, 0) and not _returns(node)
             node.fast = _pure(ruleset, [node], f"<statement {node.id}>") if generatable else False
-    from .codegen_runner import generate_runners  # it builds on this module
-    generate_runners(ruleset)
