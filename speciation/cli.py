@@ -22,6 +22,7 @@ from .commands import register_all
 from .dsl.errors import RuleErrors, SpeciationError
 from .dsl.loader import load_file
 from .dsl.ruleset import Ruleset, available_rulesets, find_ruleset, load_ruleset, variant_files
+from .api import load_save, save_json
 from .interpreter.game import Game
 from .scenarios import run_scenarios, scenario_files
 from .lonefile import check_lone, is_lone
@@ -179,7 +180,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 def _resume(path: str, lang: str | None) -> Game | None:
     """A saved game to go on with, or None (after saying why)."""
     try:
-        return Game.from_json(Path(path).read_text(encoding="utf-8"), lang=lang)
+        return load_save(Path(path).read_text(encoding="utf-8"), lang=lang)
     except OSError as exc:
         _err(f"error: cannot read {path}: {exc.strerror}")
     except (SpeciationError, ValueError) as error:
@@ -210,7 +211,7 @@ def _save(game: Game | None, path: str | None) -> None:
     if game is None or not path:
         return
     try:
-        text = game.to_json()
+        text = save_json(game)
     except SpeciationError as error:  # a state JSON cannot keep: say so, write nothing
         _err(f"error: {error}")
         return

@@ -206,7 +206,7 @@ class Session:
             raise UndoRefused(reason)
         mark = self.checkpoints.pop()
         lang = self.game.lang
-        self.game.__dict__.update(mark.game.__dict__)  # the same Game object: seat handles stay valid
+        self.game.restore(mark.game)  # the same Game object: seat handles stay valid
         self.game.lang = lang
         self.shown = min(self.shown, self.game.log_size)
         return mark.prompt
