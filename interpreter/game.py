@@ -43,6 +43,7 @@ class Game:
         self._settled = None                  # the on_settled callback (None: nobody listens)
         self.lang = lang
         self._token = secrets.token_hex(6)   # this game's identity (shared by its clones)
+        self._id: tuple = (None, None, None)  # the last decision id made (see decision_id)
         self._history: dict | None = history  # how the game began and its decisions; None: unknown
         self.decision_number = decisions     # decisions taken so far
         self._offer: Offer | None = None      # what the actions of the last listing share
@@ -106,7 +107,12 @@ class Game:
     def decision_id(self) -> str | None:
         """The id of the pending decision (None when the game is over): this game's identity
         and the number of decisions taken before it. Actions carry it."""
-        return f"{self._token}/{self.decision_number}" if self.state["pending"] is not None else None
+        if self.state["pending"] is None:
+            return None
+        known = self._id  # (token, number, id): made once per decision
+        if known[1] != self.decision_number or known[0] is not self._token:
+            known = self._id = (self._token, self.decision_number, f"{self._token}/{self.decision_number}")
+        return known[2]
 
     # ---- the decision protocol ------------------------------------------------------
 
@@ -223,18 +229,19 @@ class Game:
                 and action._raw is not _COPIED and decision is None:
             index = action._index  # offered for this very decision, its value unread: no search
         else:
-            named = [decision] if decision is not None else []
+            if decision is not None and decision != self.decision_id:
+                self._refuse_decision(decision, pending)
             if isinstance(action, Action):
-                if action.decision is not None:
-                    named.append(action.decision)
+                offered = action.decision
+                if offered is not None and offered != self.decision_id:
+                    self._refuse_decision(offered, pending)
+                decision = decision or offered
                 action = action.value
-            if not named:
+            if decision is None:
                 raise IllegalActionError(
                     f"{self._machine.label(action)!r} names no decision: apply an Action from "
                     "legal_actions(), or a value with the decision it answers: "
                     "apply(value, decision=game.decision_id)")
-            for answered in named:
-                self._check_decision(answered, pending)
             index = _index(action, pending["options"])
             if index is None and not (action is None and pending["optional"]):
                 shown = ", ".join(a.label for a in self.legal_actions()[:12])
@@ -259,15 +266,14 @@ class Game:
         else:
             self._machine.add_log_line(line, line)
 
-    def _check_decision(self, decision: Any, pending: dict) -> None:
-        if decision == self.decision_id:
-            return
+    def _refuse_decision(self, decision: Any, pending: dict) -> None:
+        """Raise the reason why *decision* is not the pending one of this game."""
         now = f"the pending decision {self.decision_number + 1} ('{pending['prompt'] or pending['var']}')"
         token, _, number = decision.partition("/") if isinstance(decision, str) else ("", "", "")
+        if not (token and number.isdigit()):
+            raise IllegalActionError(f"{str(decision)[:40]!r} is not a decision id; {now} is {self.decision_id}")
         if token != self._token:
             raise IllegalActionError(f"this action was offered by another game; {now} is this game's")
-        if not number.isdigit():
-            raise IllegalActionError(f"{str(decision)[:40]!r} is not a decision id; {now} is {self.decision_id}")
         raise IllegalActionError(f"this action answers decision {int(number) + 1} of this game, "
                                  f"not {now}")
 

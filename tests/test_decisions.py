@@ -60,8 +60,9 @@ def test_a_bare_value_without_its_decision_is_refused_and_changes_nothing(origin
     with pytest.raises(IllegalActionError, match="names no decision"):
         game.apply(Action(game.legal_actions()[0].value))  # an Action made by hand names none either
     assert game.digest() == digest and game.log == log and game.decision_number == number
-    with pytest.raises(IllegalActionError, match="not a decision id"):
-        game.apply(game.legal_actions()[0].value, decision=game.decision_id.split("/")[0] + "/x")
+    for bad in (game.decision_id.split("/")[0] + "/x", 7, "", "/1"):
+        with pytest.raises(IllegalActionError, match="not a decision id"):
+            game.apply(game.legal_actions()[0].value, decision=bad)
     game.apply(game.legal_actions()[0])  # the Action path works
     assert game.decision_number == number + 1
 
