@@ -94,9 +94,10 @@ def costs(rulesets: dict) -> None:
                 quiet.keep_log = False
                 quiet.state["log"] = []
                 print(f"  clone (log off)   {fmt(cpu(quiet.clone, 7, 20))}")
-            text = game.to_json()
-            print(f"  to_json           {fmt(cpu(game.to_json, 7, 10))}")
-            print(f"  from_json         {fmt(cpu(lambda: Game.from_json(text, rulesets[name]), 7, 10))}")
+            to_json, from_json = _save_functions()
+            text = to_json(game)
+            print(f"  to_json           {fmt(cpu(lambda: to_json(game), 7, 10))}")
+            print(f"  from_json         {fmt(cpu(lambda: from_json(text, rulesets[name]), 7, 10))}")
             print(f"  legal_actions     {fmt(cpu(game.legal_actions, 7, 50))}")
             action = game.legal_actions()[0]
             copies = [game.clone() for _ in range(7 * 5)]
@@ -105,7 +106,7 @@ def costs(rulesets: dict) -> None:
                 batch = copies[i * 5:(i + 1) * 5]
                 started = CLOCK()
                 for copy in batch:
-                    copy.apply(action.value)
+                    copy.apply(action)  # offered by the game, taken on its clone: looked up by value
                 runs.append((CLOCK() - started) / 5)
             print(f"  apply             {fmt(runs)}")
 
@@ -139,8 +140,20 @@ def loads() -> None:
             print(f"{'':8} again in the same process {fmt(again, 1000, 'ms')}")
 
 
+def _save_functions():
+    """(to_json(game), from_json(text, ruleset)): the save functions, or on older engines
+    the Game methods they were."""
+    if hasattr(Game, "to_json"):
+        return (lambda game: game.to_json()), (lambda text, ruleset: Game.from_json(text, ruleset))
+    from speciation.interpreter.saves import from_json, to_json
+    return to_json, from_json
+
+
 def references(rulesets: dict, samples: int) -> None:
     print("== hand-written reference: interpreted / hand-written CPU time on sampled states ==")
+    if not hasattr(Game, "run_block"):  # an older engine: no public hook to run a program
+        print("  skipped: this engine has no Game.run_block")
+        return
     for check in hand_written.CHECKS:
         ruleset = rulesets[check.ruleset]
         states = hand_written.sample_states(ruleset, check, samples)

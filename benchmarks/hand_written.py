@@ -117,21 +117,20 @@ def _expression(ruleset, text: str) -> Callable[[Game], Any]:
     expr = ruleset.compile_expression(text, ORIGIN, [])
 
     def run(game: Game) -> Any:
-        machine = game._machine
-        machine.memo.clear()  # as after a statement that changed the state
-        return expr(machine, {})
+        game.forget_remembered()  # as after a statement that changed the state
+        return game.evaluate_expression(expr)
     return run
 
 
-def _run_program(game: Game, block, env: dict) -> None:
-    """Run a compiled program alone on the game's state (its own stack), then put back the
-    stack and the pending decision."""
-    state, machine = game.state, game._machine
-    machine.memo.clear()
+def _run_program(game: Game, block, env: dict) -> dict:
+    """Run a compiled program alone on the game's state (the pending decision and the stack
+    set aside, then put back); returns its local names."""
+    state = game.state
     stack, pending = state["stack"], state["pending"]
-    state["stack"], state["pending"] = [[block.id, 0, env, 0]], None
+    state["stack"], state["pending"] = [], None
     try:
-        machine.run()
+        game.forget_remembered()
+        return game.run_block(block, env)
     finally:
         state["stack"], state["pending"] = stack, pending
 
@@ -151,7 +150,7 @@ def interpreted_scoring(ruleset) -> Callable[[Game], Any]:
         for f, vp in before.items():  # leave the sampled state as it was
             ent[f]["vp"] = vp
         del game.state["log"][lines:]
-        game._machine.memo.clear()  # vp changed back: remembered values may be stale
+        game.state_edited()  # vp changed back by hand: remembered values may be stale
         return after
     return run
 
@@ -168,9 +167,7 @@ def interpreted_marine_moves(ruleset) -> Callable[[Game], Any]:
         "append(moves, \"retrieve\")\n", ORIGIN, ["f"])
 
     def run(game: Game) -> Any:
-        env = {"f": game.state["pending"]["actor"]}
-        _run_program(game, block, env)
-        return env["moves"]
+        return _run_program(game, block, {"f": game.state["pending"]["actor"]})["moves"]
     return run
 
 

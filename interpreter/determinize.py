@@ -33,7 +33,7 @@ import random
 from typing import Any
 
 from . import rng as game_rng
-from .game import Game, _copy
+from .views import copy_plain as _copy
 
 
 def determinize(game, seat: int, generator: random.Random, log: bool = True):
@@ -43,8 +43,7 @@ def determinize(game, seat: int, generator: random.Random, log: bool = True):
     state = _copy_state(game.state)
     state["log"] = [line if isinstance(line, str) else list(line) for line in game.state["log"]
                     if isinstance(line, str) or line[0] == me] if log else []  # others' private lines go
-    copy = Game(game.ruleset, state, game.lang)
-    copy._token, copy.decision_number = game._token, game.decision_number  # the same decision
+    copy = game.with_state(state)  # at the same decision: the game's actions are accepted there
     constants = game.ruleset.constants
     tails = constants.get("hidden_tails") or {}
     heads = constants.get("shown_heads") or {}  # a face-up first item is known: it stays

@@ -16,27 +16,36 @@ import secrets
 from typing import Any
 
 from ..dsl.errors import ArgumentError, IllegalActionError, RuleRuntimeError
-from . import rng, saves, views
+from . import rng, views
 from .actions import _COPIED, EMPTY, PASS_LABEL, Action, LegalActions, Offer, _Offered  # noqa: F401 (API)
 from .machine import Machine
 from .views import copy_plain as _copy
 
-SAVE_FORMAT, SAVE_VERSION = saves.SAVE_FORMAT, saves.SAVE_VERSION
-
-
+CHECKPOINT_KEYS = {"ruleset", "decisions", "history", "state"}
 
 
 class Game:
-    """A game in progress: ruleset + plain-data state."""
+    """A game in progress: ruleset + plain-data state.
 
-    def __init__(self, ruleset, state: dict, lang: str | None = None):
+    Saves (``interpreter/saves.py``: ``to_json(game)``, ``from_json(text, ruleset)``,
+    ``replay(ruleset, history)``) and determinization (``interpreter/determinize.py``:
+    ``determinize(game, seat, rng)``) are functions that take a game; this module imports
+    neither."""
+
+    def __init__(self, ruleset, state: dict, lang: str | None = None, *,
+                 history: dict | None = None, decisions: int = 0):
+        """A game holding *state* (plain data, used as is). *history*: how it began and the
+        decisions taken (``game.history``'s shape; None: unknown, it cannot be replayed);
+        *decisions*: how many were taken before the pending one."""
         self.ruleset = ruleset
         self.state = state
         self._machine = Machine(ruleset, state)
+        self._settled = None                  # the on_settled callback (None: nobody listens)
         self.lang = lang
         self._token = secrets.token_hex(6)   # this game's identity (shared by its clones)
-        self._history: dict | None = None    # how the game began and its decisions; None: unknown
-        self.decision_number = 0             # decisions taken so far
+        self._id: tuple = (None, None, None)  # the last decision id made (see decision_id)
+        self._history: dict | None = history  # how the game began and its decisions; None: unknown
+        self.decision_number = decisions     # decisions taken so far
         self._offer: Offer | None = None      # what the actions of the last listing share
 
     @property
@@ -87,15 +96,6 @@ class Game:
             game._machine.run()
         return game
 
-    @classmethod
-    def replay(cls, ruleset, history: dict, lang: str | None = None, stop: int | None = None) -> "Game":
-        """The game *history* records (``game.history``, or a save's), replayed under
-        *ruleset* (possibly changed since): a new game from the same start with the recorded
-        decisions taken in order (only the first *stop*, if given: for undo or step-by-step
-        replay). The first decision that is no longer legal raises :class:`ReplayError`,
-        which names it and holds the game replayed up to just before it."""
-        return saves.replay(cls, ruleset, history, lang=lang, stop=stop)
-
     @property
     def history(self) -> dict | None:
         """How this game began and every decision taken, as plain data (a copy):
@@ -107,7 +107,12 @@ class Game:
     def decision_id(self) -> str | None:
         """The id of the pending decision (None when the game is over): this game's identity
         and the number of decisions taken before it. Actions carry it."""
-        return f"{self._token}/{self.decision_number}" if self.state["pending"] is not None else None
+        if self.state["pending"] is None:
+            return None
+        known = self._id  # (token, number, id): made once per decision
+        if known[1] != self.decision_number or known[0] is not self._token:
+            known = self._id = (self._token, self.decision_number, f"{self._token}/{self.decision_number}")
+        return known[2]
 
     # ---- the decision protocol ------------------------------------------------------
 
@@ -149,12 +154,45 @@ class Game:
         self._machine.start(macro, args)
         self._machine.run()
 
-    def run_program(self, block, env: dict | None = None) -> None:
-        """Run a block compiled with ``ruleset.compile_program`` until the next decision."""
+    def run_block(self, block, env: dict | None = None) -> dict:
+        """Run a block compiled with ``ruleset.compile_program`` (a scenario's setup, a
+        tool's program) in this game, with *env* (copied) as its local names, until it ends
+        or stops at a decision; returns the dict of its local names (what it bound, once it
+        has ended). Not while a decision is pending (:class:`RuleRuntimeError`). A game run
+        so forgets its history (its start no longer decides it)."""
+        if self.state["pending"] is not None or self.state["stack"]:
+            raise RuleRuntimeError("a block can run only while no decision is pending")
         self._history = None
-        stack = self.state["stack"]
-        stack.append([block.id, 0, dict(env or {}), len(stack)])
+        names = dict(env or {})
+        self.state["stack"].append([block.id, 0, names, 0])
         self._machine.run()
+        return names
+
+    def evaluate_expression(self, expression, env: dict | None = None) -> Any:
+        """The value of an expression compiled with ``ruleset.compile_expression`` on the
+        current state, with *env* (copied) as its local names; it raises what the expression
+        raises (a scenario's check, a tool's query)."""
+        return expression(self._machine, dict(env or {}))
+
+    def forget_remembered(self) -> None:
+        """Forget the rule-function values remembered since the last statement, as a
+        statement that changes the state does (values of static functions stay). Only speed
+        changes: for timing the rules from a cold start."""
+        self._machine.memo.clear()
+
+    @property
+    def on_settled(self):
+        """None, or a function called as ``on_settled(var, value, span)`` for each decision
+        the rules settle by themselves (no option, or one and no way to decline): the name
+        the choice binds, the value it gets, and the ``choose`` statement's span. For tools
+        (a scenario notes them); not part of the state: clones leave it out."""
+        return self._settled
+
+    @on_settled.setter
+    def on_settled(self, callback) -> None:
+        self._settled = callback
+        self._machine.on_settled = None if callback is None else (
+            lambda stmt, value: callback(stmt.var, value, stmt.span))
 
     @property
     def prompt(self) -> str:
@@ -174,23 +212,36 @@ class Game:
                                         stack[stack[-1][3]][2])
         return LegalActions(pending["options"], offer, pending["optional"])
 
-    def apply(self, action: Any) -> None:
-        """Take one legal action; anything else raises and changes nothing.
+    def apply(self, action: Any, decision: str | None = None) -> None:
+        """Take one legal action; anything else raises :class:`IllegalActionError` and
+        changes nothing.
 
-        *action* is an :class:`Action` from ``legal_actions()`` (refused if it was offered
-        for another decision or by another game) or a bare value, taken as an answer to the
-        pending decision."""
+        *action* is an :class:`Action` from ``legal_actions()`` (it carries the id of the
+        decision it answers: refused at any other decision or by another game), or a bare
+        option value (``None``: pass) together with the id of the decision it answers:
+        ``game.apply(value, decision=game.decision_id)``. A bare value without a decision is
+        refused: sent one decision late it would answer another question."""
         pending = self.state["pending"]
         if pending is None:
             raise IllegalActionError("the game is over; no action is legal")
         offer = self._offer
         if action.__class__ is _Offered and action._offer is offer and offer.pending is pending \
-                and action._raw is not _COPIED:
+                and action._raw is not _COPIED and decision is None:
             index = action._index  # offered for this very decision, its value unread: no search
         else:
+            if decision is not None and decision != self.decision_id:
+                self._refuse_decision(decision, pending)
             if isinstance(action, Action):
-                self._check_decision(action.decision, pending)
+                offered = action.decision
+                if offered is not None and offered != self.decision_id:
+                    self._refuse_decision(offered, pending)
+                decision = decision or offered
                 action = action.value
+            if decision is None:
+                raise IllegalActionError(
+                    f"{self._machine.label(action)!r} names no decision: apply an Action from "
+                    "legal_actions(), or a value with the decision it answers: "
+                    "apply(value, decision=game.decision_id)")
             index = _index(action, pending["options"])
             if index is None and not (action is None and pending["optional"]):
                 shown = ", ".join(a.label for a in self.legal_actions()[:12])
@@ -215,11 +266,12 @@ class Game:
         else:
             self._machine.add_log_line(line, line)
 
-    def _check_decision(self, decision: str | None, pending: dict) -> None:
-        if decision is None or decision == self.decision_id:
-            return
-        token, _, number = decision.partition("/")
+    def _refuse_decision(self, decision: Any, pending: dict) -> None:
+        """Raise the reason why *decision* is not the pending one of this game."""
         now = f"the pending decision {self.decision_number + 1} ('{pending['prompt'] or pending['var']}')"
+        token, _, number = decision.partition("/") if isinstance(decision, str) else ("", "", "")
+        if not (token and number.isdigit()):
+            raise IllegalActionError(f"{str(decision)[:40]!r} is not a decision id; {now} is {self.decision_id}")
         if token != self._token:
             raise IllegalActionError(f"this action was offered by another game; {now} is this game's")
         raise IllegalActionError(f"this action answers decision {int(number) + 1} of this game, "
@@ -335,33 +387,47 @@ class Game:
         twin.limits = self.limits
         return twin
 
-    def determinize(self, player: int, rng, log: bool = True) -> "Game":
-        """A copy with everything hidden from *player* resampled with *rng* (a
-        ``random.Random``), consistent with what the player has seen (``determinize.py``);
-        with ``log=False`` the copy starts with an empty log (cheaper, for searches)."""
-        from .determinize import determinize
-        return determinize(self, player, rng, log)
+    def with_state(self, state: dict) -> "Game":
+        """A game of the same ruleset holding *state* (used as is) at this game's decision:
+        actions offered by one are accepted by the other while both are at it. It has this
+        game's language, the default budgets and log setting, and no history (its state did
+        not come from its start): for a determinized copy (``interpreter/determinize.py``)."""
+        twin = Game(self.ruleset, state, self.lang, decisions=self.decision_number)
+        twin._token = self._token
+        return twin
+
+    def checkpoint(self) -> dict:
+        """This game as plain data to come back to with :meth:`restore` (a copy):
+        ``{"ruleset": digest, "decisions": count, "history": ..., "state": ...}``."""
+        return {"ruleset": self.ruleset.digest, "decisions": self.decision_number,
+                "history": self.history, "state": _clone_state(self.state)}
+
+    def restore(self, checkpoint: "dict | Game") -> None:
+        """Put this game back, in place, as *checkpoint* (from :meth:`checkpoint`, or a game
+        of the same ruleset, such as a clone) holds it: the same object, so handles held
+        elsewhere stay valid; its language, budgets, log setting, chance source and
+        ``on_settled`` stay. Actions listed before are refused afterwards (the decisions from
+        there on are new ones). The checkpoint is copied: it can be restored again."""
+        if isinstance(checkpoint, Game):
+            checkpoint = checkpoint.checkpoint()
+        if not isinstance(checkpoint, dict) or set(checkpoint) != CHECKPOINT_KEYS:
+            raise ArgumentError("restore takes a checkpoint from game.checkpoint() or a game")
+        if checkpoint["ruleset"] != self.ruleset.digest:
+            raise ArgumentError("this checkpoint was made under another ruleset")
+        machine, state = self._machine, _clone_state(checkpoint["state"])
+        self.state, self._machine = state, Machine(self.ruleset, state)
+        self._machine.set_limits(machine.limits)
+        self._machine.keep_log, self._machine.chance_source = machine.keep_log, machine.chance_source
+        self._machine.names, self._machine.on_settled = machine.names, machine.on_settled
+        history = checkpoint["history"]
+        self._history = _copy(history) if history is not None and machine.chance_source is None else None
+        self.decision_number = checkpoint["decisions"]
+        self._token = secrets.token_hex(6)
+        self._offer = None
 
     def digest(self) -> str:
         """A hash of everything that decides the game's future (not the log)."""
         return state_digest(self.state)
-
-    def to_json(self) -> str:
-        """The game as a save (docs/saves.md): the ruleset's identity, the history and the
-        state. Raises :class:`SaveFileError` if the state holds what JSON cannot keep."""
-        return saves.to_json(self)
-
-    @classmethod
-    def from_json(cls, text: str | bytes, ruleset=None, lang: str | None = None, verify: bool = True) -> "Game":
-        """Load a save, treated as untrusted input (docs/saves.md). Pass the *ruleset*
-        (with its variants and mods); without one, only a built-in ruleset without mods is
-        loaded, by name. A save is checked and its decisions replayed from the start: a
-        state they do not lead to is refused. A save made under other rules (another
-        digest) is replayed under *ruleset*, and :class:`ReplayError` names the first
-        decision that is no longer legal. Every problem is a :class:`SaveFileError`.
-        ``verify=False`` skips the replay of a save made with the same rules (for saves this
-        program made itself, such as an undo buffer): only the state's shape is checked."""
-        return saves.from_json(cls, text, ruleset, lang, verify)
 
     def view(self, player: int) -> dict:
         """What seat *player* (0-based) may see: the state without the seed, the generator,

@@ -46,7 +46,7 @@ class Machine:
     """Runs rules against one game state; also the ``rt`` every closure receives."""
 
     __slots__ = ("ruleset", "state", "ent", "nodes", "memo", "static_memo", "names", "keep_log",
-                 "limits", "meter", "log_chars", "chance_source")
+                 "limits", "meter", "log_chars", "chance_source", "on_settled")
 
     def __init__(self, ruleset, state: dict):
         self.ruleset = ruleset
@@ -61,6 +61,7 @@ class Machine:
         self.meter = Meter(self.limits)
         self.log_chars = 0  # characters logged by this machine (bounded by limits.log_chars)
         self.chance_source = None  # None: the generator; else chance outcomes from outside (chance.py)
+        self.on_settled = None  # None, or called as on_settled(stmt, value) when the rules settle a choice
 
     # ---- services for compiled expressions ------------------------------------------
 
@@ -325,7 +326,9 @@ class Machine:
     def ask(self, stmt: g.Choose, env: dict, options: list) -> bool:
         """A choice among *options*: pending (True), unless there is nothing to choose."""
         if not options or (len(options) == 1 and not stmt.optional):
-            env[stmt.var] = options[0] if options else None
+            env[stmt.var] = value = options[0] if options else None
+            if self.on_settled is not None:
+                self.on_settled(stmt, value)
             return False
         actor = stmt.actor(self, env)
         prompt = str(stmt.prompt(self, env)) if stmt.prompt is not None else ""

@@ -6,14 +6,19 @@ player count, scripted chance) and every decision taken, so a game can be replay
 start: that proves the saved state is the one the decisions lead to (anything edited or
 damaged is refused), and lets a game saved under older rules go on under new ones up to the
 first decision that is no longer legal.
+
+These are functions that take a game (``to_json(game)``) or give one (``from_json(text,
+ruleset)``, ``replay(ruleset, history)``); the caller passes the ruleset: nothing here loads
+rule files (``speciation.api.load_save`` loads a built-in ruleset a save names).
 """
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from ..dsl.errors import IllegalActionError, ReplayError, SaveFileError, SpeciationError
+from ..dsl.errors import ArgumentError, IllegalActionError, ReplayError, SaveFileError, SpeciationError
 from ..dsl import graph as g
+from .game import Game, state_digest
 
 SAVE_FORMAT = "speciation-save"
 SAVE_VERSION = 2
@@ -36,6 +41,8 @@ def to_data(game) -> dict:
 
 
 def to_json(game) -> str:
+    """*game* as a save (docs/saves.md): the ruleset's identity, the history and the state.
+    Raises :class:`SaveFileError` if the state holds what JSON cannot keep."""
     return json.dumps(to_data(game), allow_nan=False)
 
 
@@ -66,12 +73,22 @@ def check_plain(value: Any, where: str, depth: int = 0) -> None:
 
 # ---- reading -----------------------------------------------------------------------------
 
-def from_json(cls, text: Any, ruleset=None, lang: str | None = None, verify: bool = True):
-    """The game a save holds (see :meth:`Game.from_json`)."""
+def ruleset_identity(text: Any) -> dict:
+    """The identity of the rules a save was made with (``name``, ``version``, ``digest``,
+    ``variants``, ``mods``), read from the save without loading anything."""
+    return _section(_parse(text), "ruleset", dict)
+
+
+def from_json(text: Any, ruleset, lang: str | None = None, verify: bool = True) -> Game:
+    """Load a save made under *ruleset* (with its variants and mods), treated as untrusted
+    input (docs/saves.md). A save is checked and its decisions replayed from the start: a
+    state they do not lead to is refused. A save made under other rules (another digest) is
+    replayed under *ruleset*, and :class:`ReplayError` names the first decision that is no
+    longer legal. Every problem is a :class:`SaveFileError`. ``verify=False`` skips the
+    replay of a save made with the same rules (for saves this program made itself, such as
+    an undo buffer): only the state's shape is checked."""
     data = _parse(text)
     identity = _section(data, "ruleset", dict)
-    if ruleset is None:
-        ruleset = _builtin_ruleset(identity)
     _check_identity(identity, ruleset)
     history = data.get("history")
     if history is not None:
@@ -85,16 +102,12 @@ def from_json(cls, text: Any, ruleset=None, lang: str | None = None, verify: boo
                 f"this game was saved with another version of ruleset '{ruleset.name}' (saved: "
                 f"{identity.get('version')} / {identity.get('digest')}, loaded: {ruleset.version} / "
                 f"{ruleset.digest}) and has no recorded decisions to replay; it cannot be resumed safely")
-        return replay(cls, ruleset, history, lang=lang)
+        return replay(ruleset, history, lang=lang)
     check_state(state, ruleset)
     if history is None or not verify:
-        game = cls(ruleset, state, lang)
-        if history is not None:
-            game._history = history
-        game.decision_number = _count(data.get("decisions", 0))
-        return game
-    game = replay(cls, ruleset, history, lang=lang)
-    if game.digest() != _digest_of(state):
+        return Game(ruleset, state, lang, history=history, decisions=_count(data.get("decisions", 0)))
+    game = replay(ruleset, history, lang=lang)
+    if game.digest() != state_digest(state):
         raise SaveFileError("the saved state is not the one its recorded decisions lead to: the save "
                             "was edited or damaged")
     return game
@@ -131,27 +144,6 @@ def _section(data: dict, key: str, kind: type) -> Any:
     return value
 
 
-def _builtin_ruleset(identity: dict):
-    """Load the save's ruleset by built-in name; never a path, never a mod."""
-    from ..dsl.errors import RuleErrors
-    from ..dsl.layers import available_rulesets
-    from .ruleset import load_ruleset
-    name, variants = identity.get("name"), identity.get("variants", [])
-    if not isinstance(name, str) or name not in available_rulesets():
-        raise SaveFileError(f"this game was saved with ruleset {str(name)[:80]!r}, which is not a built-in "
-                            f"ruleset; load it and pass it: Game.from_json(text, ruleset)")
-    if identity.get("mods"):
-        raise SaveFileError("this game was saved with mods (content digests "
-                            f"{', '.join(map(str, identity['mods']))[:200]}); load the ruleset with those mods "
-                            "and pass it: Game.from_json(text, ruleset)")
-    if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
-        raise SaveFileError("the save's variants are not a list of names")
-    try:
-        return load_ruleset(name, variants)
-    except RuleErrors as errors:
-        raise SaveFileError(f"cannot load the ruleset '{name}' this game was saved with:\n{errors.format()}") from None
-
-
 def _check_identity(identity: dict, ruleset) -> None:
     if identity.get("name") != ruleset.name:
         raise SaveFileError(f"this game was saved with ruleset {str(identity.get('name'))[:80]!r}, "
@@ -168,11 +160,6 @@ def _count(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise SaveFileError("the save's decision count is not a whole number")
     return value
-
-
-def _digest_of(state: dict) -> str:
-    from .game import state_digest
-    return state_digest(state)
 
 
 # ---- history and replay ------------------------------------------------------------------
@@ -194,14 +181,15 @@ def _check_history(history: Any, ruleset) -> None:
     check_plain(history, "history")
 
 
-def replay(cls, ruleset, history: dict, lang: str | None = None, stop: int | None = None):
-    """A new game under *ruleset* from *history*'s start, with its decisions taken in order
-    (the first *stop* of them, if given). Raises :class:`ReplayError` at the first decision
-    that is not legal any more, naming it."""
-    from ..dsl.errors import ArgumentError
+def replay(ruleset, history: dict, lang: str | None = None, stop: int | None = None) -> Game:
+    """The game *history* records (``game.history``, or a save's), replayed under *ruleset*
+    (possibly changed since): a new game from the same start with the recorded decisions
+    taken in order (only the first *stop*, if given: for undo or step-by-step replay). The
+    first decision that is no longer legal raises :class:`ReplayError`, which names it and
+    holds the game replayed up to just before it."""
     _check_history(history, ruleset)
     try:
-        game = cls.new(ruleset, history["players"], history["seed"], chance=list(history["chance"]), lang=lang)
+        game = Game.new(ruleset, history["players"], history["seed"], chance=list(history["chance"]), lang=lang)
     except (ArgumentError, SpeciationError) as exc:
         raise SaveFileError(f"the saved game cannot be started again under ruleset '{ruleset.name}' "
                             f"{ruleset.version}: {exc}") from None
@@ -221,12 +209,12 @@ def _replay_one(game, history: dict, number: int, actor: str, value: Any, total:
         raise ReplayError(f"{where} ({game.label(actor)}: {value!r}) is no longer legal: "
                           f"'{prompt}' is now for {game.label(game.current_actor)}", number, prompt, value, game)
     try:
-        game.apply(value)
+        game.apply(value, decision=game.decision_id)
     except IllegalActionError as exc:
         raise ReplayError(f"{where} ({game.label(actor)}: '{prompt}' → {game.label(value)}) is no longer "
                           f"legal: {exc}", number, prompt, value, game) from None
     except SpeciationError as exc:  # the rules failed while running on from it
-        before = replay(type(game), game.ruleset, history, lang=game.lang, stop=number)
+        before = replay(game.ruleset, history, lang=game.lang, stop=number)
         raise ReplayError(f"{where} ({game.label(actor)}: '{prompt}' → {game.label(value)}) fails under "
                           f"the new rules: {exc}", number, prompt, value, before) from None
 

@@ -79,7 +79,5 @@ class UndoStack:
         if reason is not None:
             raise UndoRefused(reason)
         mark = self.checkpoints.pop()
-        lang = self.game.lang
-        self.game.__dict__.update(mark.game.__dict__)  # the same Game object: seat handles stay valid
-        self.game.lang = lang
+        self.game.restore(mark.game)  # the same Game object (its language kept): seat handles stay valid
         return mark.prompt

@@ -15,11 +15,6 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 MAX_LINES = 500
-# Circles other parts of issue 19 remove (each named exactly; a circle that is gone must be
-# taken off this list, so it cannot hide a new one).
-KNOWN_CIRCLES: set[tuple[str, ...]] = {
-    ("speciation.interpreter.determinize", "speciation.interpreter.game", "speciation.interpreter.saves"),
-}
 
 
 def package_dirs() -> dict[str, Path]:
@@ -126,11 +121,8 @@ def test_the_language_never_imports_the_engine():
 
 
 def test_no_import_circle():
-    found = circles(graph())
-    new = [" <-> ".join(c) for c in found if c not in KNOWN_CIRCLES]
-    assert not new, "import circles:\n" + "\n".join(new)
-    gone = [" <-> ".join(c) for c in KNOWN_CIRCLES if c not in found]
-    assert not gone, "no longer circles (take them off KNOWN_CIRCLES):\n" + "\n".join(gone)
+    found = [" <-> ".join(c) for c in circles(graph())]
+    assert not found, "import circles:\n" + "\n".join(found)
 
 
 def test_no_module_over_500_lines():

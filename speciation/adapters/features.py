@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 
 from ..dsl.errors import RuleRuntimeError
+from ..interpreter.determinize import determinize
 from ..interpreter.game import Game
 
 FUNCTION = "features"
@@ -21,7 +22,7 @@ FUNCTION = "features"
 def seat_features(game: Game, seat: int) -> list[float]:
     """The numbers describing *game* as seat *seat* (0-based) sees it."""
     rng = random.Random(f"features:{game.decision_number}:{seat}")
-    copy = game.determinize(seat, rng, False)
+    copy = determinize(game, seat, rng, False)
     players = game.state["players"]
     if FUNCTION in game.ruleset.functions:
         value = copy.evaluate(FUNCTION, players[seat])

@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol
 
+from ..interpreter.determinize import determinize
 from ..interpreter.game import Action, Game
 
 
@@ -88,9 +89,9 @@ class SeatView:
     def determinize(self, rng: random.Random, log: bool = True) -> Game:
         """A full copy of the game in which everything hidden from this seat is resampled
         (using *rng*, the agent's own generator) consistently with what the seat has seen;
-        an agent may search it freely (``Game.determinize``). With ``log=False`` the copy
+        an agent may search it freely (``interpreter/determinize.py``). With ``log=False`` the copy
         has an empty log and keeps none (cheaper, for searches)."""
-        copy = self._game.determinize(self.seat, rng, log)
+        copy = determinize(self._game, self.seat, rng, log)
         copy.keep_log = log
         return copy
 

@@ -42,7 +42,7 @@ def lookahead(base: Game, actions: list[Action], seat: int) -> list[float]:
     snapshot = Snapshot(base)
     for action in actions:
         game = snapshot.copy()
-        game.apply(action.value)
+        game.apply(action.value, decision=game.decision_id)
         values = game.scores if game.is_over else evaluations(game)
         bonus = 1e6 if game.is_over and game.winner == seat else 0.0
         found.append(margin(values, seat) + bonus)

@@ -94,7 +94,7 @@ class MctsAgent:
             if node is root:
                 legal = {k: v for k, v in legal.items() if k in allowed}
             if len(legal) == 1 and node is not root:  # a forced move is no decision
-                game.apply(next(iter(legal.values())))
+                game.apply(next(iter(legal.values())), decision=game.decision_id)
                 continue
             if node.priors is None or any(key not in node.priors for key in legal):
                 fresh = node.priors is None
@@ -106,7 +106,7 @@ class MctsAgent:
             child = node.children.get(key)
             if child is None:
                 child = node.children[key] = _Node()
-            game.apply(legal[key])
+            game.apply(legal[key], decision=game.decision_id)
             node = child
             path.append(node)
         for node in path:
@@ -126,7 +126,7 @@ class MctsAgent:
         for key, value in legal.items():
             if key not in node.priors:
                 copy = snapshot.copy()
-                copy.apply(value)
+                copy.apply(value, decision=copy.decision_id)
                 node.priors[key] = results(copy)
                 node.ties[key] = self.rng.random()
         node.order = sorted(node.priors, key=lambda k: (-node.priors[k][node.actor], node.ties[k]))
@@ -138,11 +138,11 @@ class MctsAgent:
         best = next(k for k in node.order if k in legal)
         if not self.cutoff:
             return node.priors[best]
-        game.apply(legal[best])
+        game.apply(legal[best], decision=game.decision_id)
         for _ in range(self.cutoff):
             if game.is_over:
                 break
-            game.apply(self.rng.choice(_values(game)))
+            game.apply(self.rng.choice(_values(game)), decision=game.decision_id)
         return results(game)
 
     def _select(self, node: _Node, legal: dict, me: int) -> str:

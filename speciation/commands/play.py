@@ -7,6 +7,7 @@ from pathlib import Path
 
 from ..agents.base import QuitGame
 from ..agents.registry import make_agents
+from ..api import load_save, save_json
 from ..dsl.errors import SpeciationError
 from ..interpreter.game import Game
 from ..outcome import GameOutcome
@@ -75,7 +76,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 def _resume(path: str, lang: str | None) -> Game | None:
     """A saved game to go on with, or None (after saying why)."""
     try:
-        return Game.from_json(Path(path).read_text(encoding="utf-8"), lang=lang)
+        return load_save(Path(path).read_text(encoding="utf-8"), lang=lang)
     except OSError as exc:
         err(f"error: cannot read {path}: {exc.strerror}")
     except (SpeciationError, ValueError) as error:
@@ -101,7 +102,7 @@ def _save(game: Game | None, path: str | None) -> None:
     if game is None or not path:
         return
     try:
-        text = game.to_json()
+        text = save_json(game)
     except SpeciationError as error:  # a state JSON cannot keep: say so, write nothing
         err(f"error: {error}")
         return

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from ..dsl.errors import SpeciationError
-from ..interpreter.game import Game
+from ..api import load_save
 from ..render import render_png, render_svg, render_text
 
 
@@ -26,7 +26,7 @@ def register(commands) -> None:
 
 def cmd_render(args: argparse.Namespace) -> int:
     try:
-        game = Game.from_json(Path(args.save).read_text(encoding="utf-8"), lang=args.lang)
+        game = load_save(Path(args.save).read_text(encoding="utf-8"), lang=args.lang)
     except OSError as exc:
         print(f"error: cannot read {args.save}: {exc.strerror}", file=sys.stderr)
         return 1

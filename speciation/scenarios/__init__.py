@@ -2,8 +2,8 @@
 decisions taken, what must hold afterwards). See ``docs/scenarios.md``."""
 from __future__ import annotations
 
-from .runner import (ScenarioFailure, ScenarioResult, cached_ruleset, clear_cache, run_block,
-                     run_scenario_file, run_scenarios, scenario_files, start_macro)
+from .runner import (ScenarioFailure, ScenarioResult, cached_ruleset, clear_cache,
+                     run_scenario_file, run_scenarios, scenario_files)
 
-__all__ = ["ScenarioFailure", "ScenarioResult", "cached_ruleset", "clear_cache", "run_block",
-           "run_scenario_file", "run_scenarios", "scenario_files", "start_macro"]
+__all__ = ["ScenarioFailure", "ScenarioResult", "cached_ruleset", "clear_cache",
+           "run_scenario_file", "run_scenarios", "scenario_files"]

@@ -77,7 +77,7 @@ class Feeder:
         value = None if value == "pass" else value
         before = self.game.digest()
         try:
-            self.game.apply(Action(value))
+            self.game.apply(value, decision=self.game.decision_id)
         except IllegalActionError as error:
             wanted = str(item.get("reason_contains", ""))
             if wanted not in str(error):
@@ -116,20 +116,8 @@ class Feeder:
 
 
 def _note_settled(game: Game, settled: list) -> None:
-    """Make *game*'s machine note in *settled* each decision the rules settle themselves.
-    (Only this game's machine: its class becomes a subclass that notes, then defers.)"""
-    machine = game._machine
-    base = type(machine)
-
-    class Noting(base):  # type: ignore[misc, valid-type]
-        __slots__ = ()
-
-        def ask(self, stmt, env, options):  # every choose comes here, generated code too
-            asked = base.ask(self, stmt, env, options)
-            if not asked:
-                settled.append((stmt.span, stmt.var, env.get(stmt.var)))
-            return asked
-    machine.__class__ = Noting
+    """Note in *settled* each decision the rules settle by themselves in *game*."""
+    game.on_settled = lambda var, value, span: settled.append((span, var, value))
 
 
 def find_action(actions: list[Action], pick: Any) -> Action | None:

@@ -118,7 +118,7 @@ def check_options(game: Game, wanted: Any, where: Span) -> None:
 
 def evaluate(fn: Callable, game: Game, env: dict, where: str) -> Any:
     try:
-        return fn(game._machine, dict(env))
+        return game.evaluate_expression(fn, env)
     except Exception as exc:  # a rule function that fails on this position
         raise ScenarioFailure(f"{where}: {exc or type(exc).__name__}") from None
 

@@ -108,20 +108,6 @@ def clear_cache() -> None:
     _CACHE.clear()
 
 
-def run_block(game: Game, block: Any, env: dict) -> None:
-    """Run a compiled program (a Block) on *game* with the local names in *env*,
-    until it ends or stops at a decision. (Game has no public hook for this.)"""
-    stack = game.state["stack"]
-    stack.append([block.id, 0, env, len(stack)])
-    game._machine.run()
-
-
-def start_macro(game: Game, name: str, args: list) -> None:
-    """Run one of the ruleset's macros on *game* until it ends or stops at a decision."""
-    game._machine.start(name, args)
-    game._machine.run()
-
-
 # ---- one run --------------------------------------------------------------------------
 
 class _Run:
@@ -174,7 +160,7 @@ class _Run:
             return None
         block = self._compile(lambda: ruleset.compile_program(
             self.doc["setup"], self.doc.where("setup"), names))
-        return "setup", lambda game, env: run_block(game, block, env)
+        return "setup", lambda game, env: game.run_block(block, env)
 
     def compile_run(self, ruleset: Ruleset, names: list[str]):
         if "run" not in self.doc:
@@ -187,7 +173,7 @@ class _Run:
         if "args" in self.doc:
             self._error("'args' goes with 'run: MACRO_NAME', not with a program", self.doc.where_key("args"))
         block = self._compile(lambda: ruleset.compile_program(text, span, names))
-        return "run", lambda game, env: run_block(game, block, env)
+        return "run", lambda game, env: game.run_block(block, env)
 
     def _compile_macro_run(self, ruleset: Ruleset, name: str, span: Span, names: list[str]):
         macro = ruleset.macros.get(name)
@@ -204,7 +190,7 @@ class _Run:
 
         def step(game: Game, env: dict) -> None:
             values = [evaluate(fn, game, env, f"{s}: argument") for fn, s in compiled]
-            start_macro(game, name, json.loads(json.dumps(values)))
+            game.start(name, json.loads(json.dumps(values)))
         return f"run {name}", step
 
     def compile_expectations(self, ruleset: Ruleset, section: Any, names: list[str]) -> list[Expectation]:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..agents.registry import AGENT_NAMES, make_agent
+from ..api import load_save, replay, save_json
 from ..dsl.errors import IllegalActionError, ReplayError, SaveFileError, SpeciationError
 from ..interpreter.ruleset import load_ruleset
 from ..interpreter.game import Game
@@ -58,7 +59,7 @@ class TableGame:
     def resume(cls, ident: str, text: str, seats: list[str] | None = None,
                lang: str | None = None) -> "TableGame":
         """A session from a save (the engine's format; a table's save also names its seats)."""
-        game = Game.from_json(text, lang=lang)
+        game = load_save(text, lang=lang)
         table = _table_part(text)
         players = len(game.state["players"])
         chosen = seats or table.get("seats") or [HUMAN] * players
@@ -149,7 +150,7 @@ class TableGame:
 
     def save_json(self) -> str:
         """The game as a save (the engine's format, with its history) and the table's seats."""
-        data = json.loads(self.game.to_json())
+        data = json.loads(save_json(self.game))
         data["table"] = {"seats": self.seats}
         return json.dumps(data)
 
@@ -188,14 +189,14 @@ class Replay:
         self.seats = seats or [HUMAN] * int(history["players"])
         self.step = 0
         self.error: str | None = None
-        self._games: list[Game] = [Game.replay(ruleset, history, lang=lang, stop=0)]
+        self._games: list[Game] = [replay(ruleset, history, lang=lang, stop=0)]
 
     @classmethod
     def from_save(cls, ident: str, text: str, lang: str | None = None) -> "Replay":
         """The replay of a save; under rules changed since, it stops at the first decision
         that no longer applies (and says which)."""
         try:
-            game = Game.from_json(text, lang=lang)
+            game = load_save(text, lang=lang)
         except ReplayError as error:
             game = error.game
         history = json.loads(text).get("history")
@@ -222,7 +223,7 @@ class Replay:
             game = self._games[-1].clone()
             actor, value = self.decisions[number]
             try:
-                game.apply(value)
+                game.apply(value, decision=game.decision_id)
             except SpeciationError as error:
                 self.error = (f"decision {number + 1} of {len(self.decisions)} ({game.label(actor)}: "
                               f"{game.prompt} → {game.label(value)}) no longer applies: {error}")

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from speciation import ArgumentError, Game, IllegalActionError, load_ruleset
+from speciation import Action, ArgumentError, Game, IllegalActionError, load_ruleset, load_save, replay, save_json
 
 
 @pytest.fixture(scope="module")
@@ -41,14 +41,70 @@ def test_an_action_of_another_game_is_refused_even_at_the_same_decision(original
     two.apply(two.legal_actions()[0])  # its own actions are fine
 
 
-def test_a_clone_is_the_same_game_and_a_raw_value_answers_the_pending_decision(original):
+def test_a_clone_is_the_same_game_and_a_bare_value_answers_the_decision_it_names(original):
     game = Game.new(original, players=2, seed=2)
     action = game.legal_actions()[1]
     twin = game.clone()
     twin.apply(action)  # offered by the game, taken on its copy (a search agent does this)
-    game.apply(action.value)  # a bare value always answers the pending decision
+    game.apply(action.value, decision=game.decision_id)  # a bare value with its decision
     assert game.digest() == twin.digest()
     assert game.legal_actions()[0].decision == game.decision_id != action.decision
+
+
+def test_a_bare_value_without_its_decision_is_refused_and_changes_nothing(original):
+    game = Game.new(original, players=3, seed=5)
+    digest, log, number = game.digest(), list(game.log), game.decision_number
+    for action in game.legal_actions():
+        with pytest.raises(IllegalActionError, match="names no decision"):
+            game.apply(action.value)
+    with pytest.raises(IllegalActionError, match="names no decision"):
+        game.apply(Action(game.legal_actions()[0].value))  # an Action made by hand names none either
+    assert game.digest() == digest and game.log == log and game.decision_number == number
+    for bad in (game.decision_id.split("/")[0] + "/x", 7, "", "/1"):
+        with pytest.raises(IllegalActionError, match="not a decision id"):
+            game.apply(game.legal_actions()[0].value, decision=bad)
+    game.apply(game.legal_actions()[0])  # the Action path works
+    assert game.decision_number == number + 1
+
+
+def test_a_value_sent_one_decision_late_is_refused_and_changes_nothing(original):
+    game = Game.new(original, players=4, seed=6)
+    chooser = random.Random(6)
+    refused = 0
+    for _ in range(120):
+        late = [(a.value, game.decision_id) for a in game.legal_actions()]
+        _advance(game, chooser, 1)
+        if game.is_over:
+            break
+        digest, log = game.digest(), list(game.log)
+        for value, decision in late:  # meant for the previous decision, sent now
+            with pytest.raises(IllegalActionError, match="answers decision"):
+                game.apply(value, decision=decision)
+            refused += 1
+        with pytest.raises(IllegalActionError, match="offered by another game"):
+            game.apply(late[0][0], decision=Game.new(original, players=4, seed=6).decision_id)
+        assert game.digest() == digest and game.log == log
+    assert refused >= 120
+
+
+def test_an_action_and_a_decision_that_disagree_are_refused(original):
+    game = Game.new(original, players=2, seed=7)
+    action, earlier = game.legal_actions()[0], game.decision_id
+    _advance(game, random.Random(7), 1)
+    digest = game.digest()
+    with pytest.raises(IllegalActionError, match="answers decision"):
+        game.apply(game.legal_actions()[0], decision=earlier)
+    with pytest.raises(IllegalActionError, match="answers decision"):
+        game.apply(action, decision=game.decision_id)
+    assert game.digest() == digest
+
+
+def test_saves_replay_their_decisions_as_values_with_their_decision_ids(original):
+    game = Game.new(original, players=3, seed=8)
+    _advance(game, random.Random(8), 60)
+    resumed = load_save(save_json(game), original)  # replayed from the start, decision by decision
+    assert resumed.digest() == game.digest() and resumed.decision_number == game.decision_number == 60
+    assert replay(original, game.history, stop=30).decision_number == 30
 
 
 def _one_player_game(tmp_path, attributes: str, main: str) -> Game:
@@ -68,7 +124,7 @@ def test_option_values_are_copies(tmp_path):
     action = game.legal_actions()[0]
     action.value.append("changed")  # changing a returned option changes nothing in the game
     assert game.digest() == digest and game.pending["options"] == [[1, 2], [3, 4]]
-    game.apply([1, 2])
+    game.apply([1, 2], decision=game.decision_id)
     assert game.state["ent"]["game"]["got"] == [1, 2]
     game.state["ent"]["game"]["got"].append(5)  # nor does the chosen value share the option's list
     assert game.state["ent"]["game"]["pairs"] == [[1, 2], [3, 4]]
@@ -143,7 +199,7 @@ def test_legal_actions_read_like_a_list_and_make_only_the_actions_read(original,
     game.apply(actions[count - 1])  # applied by its index, as an action from a list would be
     twin = Game.new(original, players=4, seed=3)
     for actor, value in game.history["decisions"]:
-        twin.apply(value)
+        twin.apply(value, decision=twin.decision_id)
     assert twin.digest() == game.digest() != digest
 
 

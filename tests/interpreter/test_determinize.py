@@ -7,6 +7,7 @@ import pytest
 
 from speciation import Game, load_ruleset
 from speciation.agents import RandomAgent, SeatView
+from speciation.api import determinize
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +29,7 @@ def test_every_seat_sees_the_copy_as_it_sees_the_game(rulesets, name, players, a
     game = _played(rulesets[name], players, 7, actions)
     for seat in range(players):
         for seed in range(3):
-            copy = game.determinize(seat, random.Random(seed))
+            copy = determinize(game, seat, random.Random(seed))
             assert copy.view(seat) == game.view(seat)
             assert copy.legal_actions() and not copy.is_over
     assert game.digest() == _played(rulesets[name], players, 7, actions).digest()  # untouched
@@ -36,18 +37,18 @@ def test_every_seat_sees_the_copy_as_it_sees_the_game(rulesets, name, players, a
 
 def test_hidden_facts_vary_and_known_ones_stay(rulesets):
     game = _played(rulesets["original"], 2, 3, 10)
-    decks = [game.determinize(0, random.Random(seed)).state["ent"]["game"]["deck"] for seed in range(6)]
+    decks = [determinize(game, 0, random.Random(seed)).state["ent"]["game"]["deck"] for seed in range(6)]
     assert len({tuple(d) for d in decks}) == 6  # the order of the deck is resampled...
     assert all(sorted(d) == sorted(game.state["ent"]["game"]["deck"]) for d in decks)  # ...not its cards
     assert {d[-1] for d in decks} == {"ice_age"}  # hidden_tails: Ice Age stays at the bottom
-    rngs = {game.determinize(0, random.Random(seed)).state["rng"] for seed in range(6)}
+    rngs = {determinize(game, 0, random.Random(seed)).state["rng"] for seed in range(6)}
     assert len(rngs) == 6 and game.state["rng"] not in rngs  # future chance is unknown too
 
 
 def test_every_hidden_item_of_a_face_up_pile_is_resampled(rulesets):
     game = _played(rulesets["original"], 2, 3, 10)  # tile stacks: the top tile face up, the rest secret
     stacks = {k: r["tiles"] for k, r in game.state["ent"].items() if isinstance(r.get("tiles"), list)}
-    copies = [game.determinize(0, random.Random(seed)).state["ent"] for seed in range(12)]
+    copies = [determinize(game, 0, random.Random(seed)).state["ent"] for seed in range(12)]
     for key, tiles in stacks.items():
         assert {c[key]["tiles"][0] for c in copies} == {tiles[0]}  # the face-up tile stays
         assert len({c[key]["tiles"][-1] for c in copies}) > 1  # the bottom one is dealt anew too
@@ -59,16 +60,16 @@ def test_other_players_secret_choices_are_resampled(rulesets):
     owner = game.player_of(faction)
     other = game.current_player
     assert other != owner
-    seen = {tuple(game.determinize(other, random.Random(s)).state["ent"][faction]["trait_kept"])
+    seen = {tuple(determinize(game, other, random.Random(s)).state["ent"][faction]["trait_kept"])
             for s in range(8)}
     assert len(seen) > 1
-    own = {tuple(game.determinize(owner, random.Random(s)).state["ent"][faction]["trait_kept"])
+    own = {tuple(determinize(game, owner, random.Random(s)).state["ent"][faction]["trait_kept"])
            for s in range(4)}
     assert own == {tuple(game.state["ent"][faction]["trait_kept"])}  # a seat knows its own
-    copy = game.determinize(owner, random.Random(0))  # another's pending private choice is renamed
+    copy = determinize(game, owner, random.Random(0))  # another's pending private choice is renamed
     hand = copy.state["ent"][copy.current_actor]["trait_hand"]
     assert sorted(copy.state["pending"]["options"]) == sorted(hand)
-    assert any(game.determinize(owner, random.Random(s)).state["pending"]["options"]
+    assert any(determinize(game, owner, random.Random(s)).state["pending"]["options"]
                != game.state["pending"]["options"] for s in range(4))
 
 
@@ -81,6 +82,6 @@ def test_a_copy_for_search_has_no_log_and_the_same_future(rulesets):
     assert with_log.digest() == without.digest()  # the same resampling: only the log differs
     for _ in range(20):  # and the same play on from there
         action = with_log.legal_actions()[0].value
-        with_log.apply(action)
-        without.apply(action)
+        with_log.apply(action, decision=with_log.decision_id)
+        without.apply(action, decision=without.decision_id)
     assert with_log.digest() == without.digest() and without.state["log"] == []

@@ -8,6 +8,7 @@ from speciation import Game, IllegalActionError, RuleRuntimeError, SaveFileError
 from speciation.interpreter.game import PASS_LABEL, Action
 
 from support.ruleset_builder import MINI, load, main
+from speciation.api import load_save, save_json
 
 
 def run(tmp_path, body, macros=None, extra="", **options):
@@ -21,7 +22,7 @@ def mini():
 
 def play(game, moves):
     for move in moves:
-        game.apply(move)
+        game.apply(move, decision=game.decision_id)
     return game
 
 
@@ -148,14 +149,16 @@ def test_choose_protocol(tmp_path):
     assert game.pending["var"] == "k" and game.prompt == "how many"
     assert game.current_actor == "p1" and game.current_player == 0
     assert game.legal_actions() == [Action(1, "1"), Action(2, "2"), Action(3, "3")]
-    game.apply(2)
+    game.apply(2, decision=game.decision_id)
     # may: a pass option is added; 'showing' gives the labels
     assert game.legal_actions() == [Action("a", "L-a"), Action("b", "L-b"), Action("c", "L-c"),
                                     Action(None, PASS_LABEL)]
-    game.apply(Action("b", "L-b"))
+    with pytest.raises(IllegalActionError, match="names no decision"):
+        game.apply(Action("b", "L-b"))  # made by hand: it names no decision
+    game.apply(Action("b", "L-b"), decision=game.decision_id)
     # the one-option choice was taken automatically; a 'may' with one option still asks
     assert game.prompt == "maybe" and game.legal_actions() == [Action(9, "9"), Action(None, PASS_LABEL)]
-    game.apply(None)
+    game.apply(None, decision=game.decision_id)
     assert game.is_over
     assert game.log[-1] == "2 b 7 none none"
     assert game.state["steps"] == 3
@@ -171,12 +174,12 @@ def test_illegal_action_raises_and_changes_nothing(tmp_path):
     before, log = game.digest(), list(game.log)
     for bad in (4, "a", None, [1]):
         with pytest.raises(IllegalActionError) as caught:
-            game.apply(bad)
+            game.apply(bad, decision=game.decision_id)
         assert "is not a legal choice for 'how many' now; legal: 1, 2, 3" in str(caught.value)
     assert game.digest() == before and game.log == log
     play(game, [1, None, None])
     with pytest.raises(IllegalActionError, match="the game is over"):
-        game.apply(1)
+        game.apply(1, decision=game.decision_id)
 
 
 # ---- chance ------------------------------------------------------------------------------------------
@@ -216,7 +219,7 @@ def test_chance_from_a_tape_asks_for_each_outcome(tmp_path):
     game.chance_source = ChanceTape([1, 0, 0])  # x = b; [a, c, a] -> [a, c, a] -> [c, a, a]
     game.start("main")
     assert game.log == ["b [c, a, a]"] and game.state["rng"] == before and game.history is None
-    assert game.clone().chance_source is None and "ChanceTape" not in game.to_json() + str(game.view(0))
+    assert game.clone().chance_source is None and "ChanceTape" not in save_json(game) + str(game.view(0))
     with pytest.raises(RuleRuntimeError, match="chance outcome 5 is not one of the 4"):
         game = Game.new(ruleset, start=False)
         game.chance_source = ChanceTape([5])
@@ -251,16 +254,16 @@ def test_emit_runs_triggers_whose_if_holds(mini):
 def test_card_triggers_run_only_while_the_deck_says_active(mini):
     game = play(Game.new(mini, players=2), [1, 1])
     assert game.state["ent"]["game"]["hits"] == 0  # 'scored' fired before Ember was in play
-    game.apply(None)  # p1 plays nothing: no event
+    game.apply(None, decision=game.decision_id)  # p1 plays nothing: no event
     assert game.state["ent"]["game"]["hits"] == 0
-    game.apply("ember")  # p2 plays Ember, then 'scored' fires with Ember in play
+    game.apply("ember", decision=game.decision_id)  # p2 plays Ember, then 'scored' fires with Ember in play
     assert game.state["ent"]["game"]["hits"] == 1
 
 
 def test_perform_runs_a_card_effect_with_the_deck_params(mini):
     game = play(Game.new(mini, players=2), [1, 2, "frost"])
     assert game.prompt == "pick a letter" and game.current_actor == "p1"
-    game.apply("b")
+    game.apply("b", decision=game.decision_id)
     assert game.state["ent"]["p1"]["vp"] == 1 + 2  # value(b) is 2; Frost's own modifier needs c
 
 
@@ -270,8 +273,8 @@ def test_modifiers_apply_while_their_card_is_active(mini):
     play(game, [1, 1, "ember"])
     assert game.state["ent"]["game"]["in_play"] == ["ember"]
     assert game.evaluate("value", "a") == 10  # Ember: base * 10
-    game.apply("frost")
-    game.apply("c")
+    game.apply("frost", decision=game.decision_id)
+    game.apply("c", decision=game.decision_id)
     # Ember then Frost (while l == c): (3 * 10) + 100
     assert game.evaluate("value", "c") == 130 and game.evaluate("value", "b") == 20
     assert game.is_over and game.scores == [11, 131]
@@ -295,12 +298,12 @@ def test_save_inside_a_macro_called_from_a_loop_resumes_identically(mini):
     # p2 is choosing inside turn(p), called from main's first loop
     stack = game.state["stack"]
     assert len(stack) == 4 and stack[-1][2] == {"p": "p2"} and stack[1][2] == ["p1", "p2", "p3"]
-    text = game.to_json()
+    text = save_json(game)
     data = json.loads(text)
     assert data["ruleset"] == {"name": "mini", "version": "1", "digest": mini.digest, "variants": [], "mods": []}
     assert data["history"] == {"seed": 5, "players": 3, "chance": [], "decisions": [["p1", 3]]}
 
-    resumed = Game.from_json(text, mini)
+    resumed = load_save(text, mini)
     assert resumed.digest() == game.digest()
     play(resumed, moves[1:])
     assert resumed.is_over
@@ -313,7 +316,7 @@ def test_every_point_of_a_game_can_be_saved_and_resumed(mini):
     whole = play(Game.new(mini, players=2, seed=9), moves)
     for cut in range(len(moves) + 1):
         game = play(Game.new(mini, players=2, seed=9), moves[:cut])
-        resumed = play(Game.from_json(game.to_json(), mini), moves[cut:])
+        resumed = play(load_save(save_json(game), mini), moves[cut:])
         assert resumed.digest() == whole.digest(), cut
 
 
@@ -321,10 +324,10 @@ def test_clone_is_independent(mini):
     game = play(Game.new(mini, players=2, seed=1), [3])
     twin = game.clone()
     assert twin.digest() == game.digest()
-    twin.apply(1)
+    twin.apply(1, decision=twin.decision_id)
     assert twin.digest() != game.digest()
     assert game.pending["actor"] == "p2" and game.state["ent"]["p2"]["vp"] == 0
-    game.apply(1)
+    game.apply(1, decision=game.decision_id)
     assert twin.digest() == game.digest()  # same moves, same game
 
 
@@ -344,14 +347,14 @@ def test_digest_ignores_the_log_but_not_the_state(mini):
 ])
 def test_from_json_of_garbage(mini, text, fragment):
     with pytest.raises(SaveFileError, match=fragment):
-        Game.from_json(text, mini)
+        load_save(text, mini)
 
 
 def test_from_json_of_another_ruleset(mini, tmp_path):
     other = load(tmp_path, main("choose k from [1, 2] by first(entities(player))"))
-    text = Game.new(other).to_json()
+    text = save_json(Game.new(other))
     with pytest.raises(SaveFileError) as caught:
-        Game.from_json(text, mini)
+        load_save(text, mini)
     assert str(caught.value) == "this game was saved with ruleset 't', not 'mini'"
 
 
@@ -361,12 +364,12 @@ def test_from_json_of_a_changed_ruleset_without_history(tmp_path):
     original = load_ruleset(str(folder))
     game = play(Game.new(original, players=2), [1])
     game.state_edited()  # a hand-edited game has no history to replay
-    text = game.to_json()
+    text = save_json(game)
     with open(folder / "rules.yaml", "a", encoding="utf-8") as handle:
         handle.write("# an edit\n")
     changed = load_ruleset(str(folder))
     with pytest.raises(SaveFileError) as caught:
-        Game.from_json(text, changed)
+        load_save(text, changed)
     message = str(caught.value)
     assert message.startswith("this game was saved with another version of ruleset 'mini'")
     assert original.digest in message and changed.digest in message
@@ -374,10 +377,10 @@ def test_from_json_of_a_changed_ruleset_without_history(tmp_path):
 
 
 def test_from_json_without_state(mini):
-    data = json.loads(Game.new(mini, players=2).to_json())
+    data = json.loads(save_json(Game.new(mini, players=2)))
     data["state"] = {"ent": {}}
     with pytest.raises(SaveFileError, match="the saved state is damaged"):
-        Game.from_json(json.dumps(data), mini)
+        load_save(json.dumps(data), mini)
 
 
 # ---- runtime errors ------------------------------------------------------------------------------------
@@ -400,7 +403,7 @@ def test_runtime_errors_name_the_rule_file_line(tmp_path, body, line, fragment):
 def test_runtime_error_after_a_choice(tmp_path):
     game = run(tmp_path, "choose k from [0, 1] by first(entities(player))\nlog(\"{}\", 6 // k)")
     with pytest.raises(RuleRuntimeError) as caught:
-        game.apply(0)
+        game.apply(0, decision=game.decision_id)
     assert caught.value.span.line == 4 and "by zero" in str(caught.value)
 
 
@@ -417,9 +420,9 @@ def test_save_inside_a_trigger_whose_argument_is_a_list(tmp_path):
     """
     ruleset = load(tmp_path, main('emit grow(game.out)\nlog("{}", game.out)', extra=extra))
     live = Game.new(ruleset)
-    resumed = Game.from_json(live.to_json(), ruleset)
-    live.apply(2)
-    resumed.apply(2)
+    resumed = load_save(save_json(live), ruleset)
+    live.apply(2, decision=live.decision_id)
+    resumed.apply(2, decision=resumed.decision_id)
     assert live.log[1:] == resumed.log[1:] == ["[2]", "[]"]
     assert live.digest() == resumed.digest()
 

@@ -29,6 +29,6 @@ def test_memoised_and_plain_games_never_differ(name, players, seed):
             break
         assert [a.value for a in fast.legal_actions()] == [a.value for a in plain.legal_actions()]
         value = chooser.choice(fast.legal_actions()).value
-        fast.apply(value)
-        plain.apply(value)
+        fast.apply(value, decision=fast.decision_id)
+        plain.apply(value, decision=plain.decision_id)
         assert fast.digest() == plain.digest()

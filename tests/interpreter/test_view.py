@@ -62,7 +62,7 @@ def test_marine_trait_choices_stay_secret_until_revealed():
         assert seen_by[other]["pending"]["options"] == ["?", "?", "?"]
         assert not any(card in " ".join(seen_by[other]["log"]) for card in dealt)
     kept = dealt[0]
-    game.apply(kept)  # the first animal keeps a trait; the others have not chosen yet
+    game.apply(kept, decision=game.decision_id)  # the first animal keeps a trait; the others have not chosen yet
     actor = [f for f, r in game.state["ent"].items() if r["kind"] == "faction" and kept in r["trait_kept"]][0]
     for other in (i for i in range(3) if i != first):
         view = game.view(other)

@@ -79,5 +79,5 @@ def test_illegal_action_is_refused_and_changes_nothing(rulesets):
     game = Game.new(rulesets[()], players=3, seed=2)
     before = game.digest()
     with pytest.raises(IllegalActionError, match="not a legal choice"):
-        game.apply("no-such-space")
+        game.apply("no-such-space", decision=game.decision_id)
     assert game.digest() == before

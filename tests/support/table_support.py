@@ -70,6 +70,6 @@ def advance(session, until, rng: random.Random, limit: int = 5000) -> None:
         if session.game.is_over or until(session.game):
             return
         seat = session.game.current_player
-        error = session._apply(seat, rng.choice(session.game.legal_actions()).value)
+        error = session._apply(seat, rng.choice(session.game.legal_actions()))
         assert error is None, error
     raise AssertionError("the condition was not reached")

@@ -13,6 +13,7 @@ import pytest
 
 from speciation import Game, load_ruleset
 from speciation.cli import main
+from speciation.api import load_save
 
 TOY = Path(__file__).parents[1] / "support" / "fixtures" / "toy"
 
@@ -120,7 +121,7 @@ def test_play_shows_winner_label_and_saves(capsys, tmp_path):
     code, out, _ = run(capsys, "play", TOY, "--quiet", "--variant", "seats", "--save", save)
     assert code == 0
     assert re.search(r"^winner: Player \d \((odd|even) seats\)$", out, re.M)
-    game = Game.from_json(save.read_text(), load_ruleset(str(TOY), ["seats"]))
+    game = load_save(save.read_text(), load_ruleset(str(TOY), ["seats"]))
     assert game.is_over and game.state["steps"] == 6
 
 

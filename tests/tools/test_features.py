@@ -44,7 +44,7 @@ def test_features_flatten_in_order_and_see_only_the_seat_view(tmp_path):
     ruleset = _spy(tmp_path)
     assert feature_count(ruleset, 2) == 5  # vp, where a lies in the bag, in each hand, true
     game = Game.new(ruleset, 2, 3)
-    game.apply(2)
+    game.apply(2, decision=game.decision_id)
     mine = seat_features(game, 0)
     assert mine[0] == 2.0 and mine[4] == 1.0 and mine == seat_features(game, 0)
     hand = game.state["ent"]["p1"]["hand"]
@@ -63,8 +63,8 @@ def test_features_flatten_in_order_and_see_only_the_seat_view(tmp_path):
 def test_without_features_the_scores_from_the_seat_on(tmp_path):
     ruleset = _spy(tmp_path, features=False)
     game = Game.new(ruleset, 2, 1)
-    game.apply(2)
-    game.apply(1)
+    game.apply(2, decision=game.decision_id)
+    game.apply(1, decision=game.decision_id)
     assert seat_features(game, 0) == [2.0, 1.0] and seat_features(game, 1) == [1.0, 2.0]
 
 

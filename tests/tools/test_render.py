@@ -8,6 +8,7 @@ from speciation import Game, RuleErrors, load_ruleset
 from speciation.agents import RandomAgent
 from speciation.cli import main
 from speciation.render import Scene, describe, describe_options, render_png, render_svg, render_text
+from speciation.api import save_json
 
 
 @pytest.fixture(scope="module")
@@ -194,7 +195,7 @@ def test_fixtures_render_with_defaults(fixture):
 
 def test_render_command(tmp_path, capsys, marine):
     save = tmp_path / "game.json"
-    save.write_text(played(marine, steps=40).to_json())
+    save.write_text(save_json(played(marine, steps=40)))
     assert main(["render", str(save), "--seat", "1", "--out", str(tmp_path / "a.svg")]) == 0
     assert (tmp_path / "a.svg").read_text().startswith("<svg")
     assert main(["render", str(save), "--out", str(tmp_path / "a.png"), "--lang", "pl"]) == 0

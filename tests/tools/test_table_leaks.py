@@ -21,6 +21,7 @@ need_table_extra()
 
 from speciation.interpreter.game import Game  # noqa: E402
 from speciation.table.session import TableGame  # noqa: E402
+from speciation.api import determinize  # noqa: E402
 
 HUMAN_DECISIONS = 25
 
@@ -116,7 +117,7 @@ def resampled(monkeypatch):
     def checked(game, seat, seats, lang):
         message = built(game, seat, seats, lang)
         _shown(game.view(seat), SHOWN)
-        other = built(game.determinize(seat, rng), seat, seats, lang)
+        other = built(determinize(game, seat, rng), seat, seats, lang)
         # (The seat's own options are labelled by the rules from the game: a label may name
         # what this seat does see but the view does not model, e.g. a face-up tile on a pile.)
         for key in set(message) - {"options"}:

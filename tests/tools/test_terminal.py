@@ -11,6 +11,7 @@ from speciation.agents import HumanAgent, QuitGame, RandomAgent
 from speciation.cli import main
 from speciation.terminal import TerminalSession
 from speciation.undo import UndoRefused
+from speciation.api import load_save
 
 
 def play(capsys, monkeypatch, answers, *args):
@@ -106,7 +107,7 @@ def test_undo_refused_after_chance_or_a_reveal():
     game = Game.new(toy, 2, seed=1)
     session = TerminalSession(game, [HumanAgent(), RandomAgent(1, 1)], on_log=None)
     session.undo_stack.push(session.undo_stack.checkpoint(0))
-    game.apply(1)
+    game.apply(1, decision=game.decision_id)
     assert session.undo_refusal(0) == "chance has been drawn since (something hidden may have been revealed)"
     with pytest.raises(UndoRefused):
         session.undo(0)
@@ -128,7 +129,7 @@ def test_resume_a_saved_game(capsys, monkeypatch, tmp_path):
     code, out = play(capsys, monkeypatch, ["1", "1", "q"], "original", "--players", "2",
                      "--agents", "human,random", "--save", str(save))
     assert code == 0 and save.exists()
-    saved = Game.from_json(save.read_text())
+    saved = load_save(save.read_text())
     code, out = play(capsys, monkeypatch, ["board", "q"], "--resume", str(save), "--agents", "human,random")
     assert code == 0 and out.startswith("\n".join(saved.log_for(0)[-15:]))  # the recent log, then the prompt
     assert f"{saved.label(saved.current_actor)}: {saved.prompt}\n" in out
