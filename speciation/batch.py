@@ -114,12 +114,12 @@ def outcome(game: Game) -> dict:
     """How a finished game came out, from the ruleset's own functions where it has them:
     ``winner`` (seat), ``scores``, ``turns`` (``turn_count()``) and ``winner_label``
     (``winner_label()``, else the winning seat's name in the game's language)."""
-    functions = game.ruleset.functions
+    conventions = game.ruleset.conventions
     found = {"scores": game.scores, "winner": game.winner}
-    if "turn_count" in functions:
-        found["turns"] = game.evaluate("turn_count")
-    if "winner_label" in functions:
-        found["winner_label"] = str(game.evaluate("winner_label"))
+    if "turn_count" in conventions:
+        found["turns"] = game.evaluate(conventions["turn_count"])
+    if "winner_label" in conventions:
+        found["winner_label"] = str(game.evaluate(conventions["winner_label"]))
     elif found["winner"] is not None:
         found["winner_label"] = game.label(game.state["players"][found["winner"]])
     return found

@@ -191,7 +191,8 @@ def _print_result(game: Game) -> int:
     """Print each player's score and the winner; 1 if a scoring function failed."""
     try:
         scores, winner = game.scores, game.winner
-        extra = f" ({game.evaluate('winner_label')})" if "winner_label" in game.ruleset.functions else ""
+        label = game.ruleset.conventions.get("winner_label")
+        extra = f" ({game.evaluate(label)})" if label else ""
     except SpeciationError as error:  # a scoring function that fails: RuleRuntimeError
         _err(f"error: {error}")
         return 1

@@ -96,12 +96,12 @@ def _outcome(game: Game, record: GameRecord) -> None:
     for key, value in outcome(game).items():
         setattr(record, key, value)
     record.actions = game.state["steps"]
-    functions = game.ruleset.functions
-    if "end_reason" in functions:
-        record.ending = str(game.evaluate("end_reason"))
-    if "cards_taken" in functions:
+    conventions = game.ruleset.conventions
+    if "end_reason" in conventions:
+        record.ending = str(game.evaluate(conventions["end_reason"]))
+    if "cards_taken" in conventions:
         record.taken = [[game.label(card), game.player_of(taker)]
-                        for taker, card in game.evaluate("cards_taken")]
+                        for taker, card in game.evaluate(conventions["cards_taken"])]
     record.completed = True
 
 
