@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..dsl.errors import ArgumentError
+from .machine import Machine
 
 LEFT_OUT = ("rng", "chance", "stack", "seed", "steps")
 
@@ -88,7 +89,6 @@ class ViewReader:
     __slots__ = ("ruleset", "view", "machine")
 
     def __init__(self, ruleset, view: dict, lang: str | None = None):
-        from .machine import Machine  # (views is imported by the game, before the machine is needed)
         self.ruleset, self.view = ruleset, view
         self.machine = Machine(ruleset, view)
         self.machine.names = ruleset.labels.get(lang, {}) if lang else {}

@@ -2,8 +2,11 @@
 declarations (with defaults for a ruleset that declares none), and names in a language.
 
 Everything here reads plain data: the view a seat may see (``game.view(seat)``), or the
-whole state only when asked for (``omniscient=True``). Nothing here knows any game: what
-is drawn, and how, comes from the ruleset's ``presentation`` section.
+whole state only when asked for (``omniscient=True``). Rule functions (scores, a cell's
+marker, the winner) are evaluated on that data by the engine's reader
+(:class:`~speciation.interpreter.views.ViewReader`, one per scene), which also names values
+as the log does. Nothing here knows any game: what is drawn, and how, comes from the
+ruleset's ``presentation`` section.
 """
 from __future__ import annotations
 
