@@ -106,3 +106,15 @@ def test_every_role_is_documented():
     text = (Path(__file__).parent.parent / "docs" / "language.md").read_text(encoding="utf-8")
     for role, (params, _) in ROLES.items():
         assert f"| `{role}` | `{role}({', '.join(params)})` |" in text, role
+
+
+def test_a_variant_changes_the_hidden_section_key_by_key(tmp_path):
+    (tmp_path / "variants").mkdir()
+    (tmp_path / "variants" / "secret.yaml").write_text(
+        "variant: secret\ntitle: Secret\nhidden:\n  contents: [bag]\n  order: null\n")
+    plain = load(tmp_path, rules=RULES + "hidden:\n  order: [bag]\n  private: [hand]\n")
+    assert (plain.hidden.order, plain.hidden.contents) == ({"bag"}, frozenset())
+    secret = load_ruleset(str(tmp_path), variants=["secret"])
+    assert (secret.hidden.order, secret.hidden.contents, secret.hidden.private) == (frozenset(), {"bag"}, {"hand"})
+    game = Game.new(secret, 2)
+    assert game.view(0)["ent"]["game"]["bag"] == ["?", "?", "?"]
