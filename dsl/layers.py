@@ -129,6 +129,8 @@ class Definitions:
         self.mod_digests: list[str] = []
         self.presentation: dict[str, Any] = {}
         self.presentation_spans: dict[tuple, Span] = {}
+        self.hidden: dict[str, Any] = {}                  # the merged 'hidden' section
+        self.hidden_spans: dict[tuple, Span] = {}
         self.mod_infos: list[dict[str, Any]] = []   # per mod: name, version, author, targets, brings
 
     # ---- reading ------------------------------------------------------------------
@@ -234,7 +236,7 @@ class Definitions:
         if "cards" in doc:
             mods_.change_cards(self, doc["cards"], self.mod_infos[-1] if self.in_mod else None)
         for key in ("symbols", "tables", "entities", "board", "functions", "macros",
-                    "triggers", "modifiers", "decks", "labels", "presentation"):
+                    "triggers", "modifiers", "decks", "labels", "presentation", "hidden"):
             if key in doc:
                 getattr(self, "add_" + key)(doc[key], doc)
 
@@ -331,6 +333,10 @@ class Definitions:
         """How the state looks: merged key by key into earlier layers' (lists replace; a
         null value removes an inherited entry)."""
         _merge(self.presentation, section, (), self.presentation_spans)
+
+    def add_hidden(self, section: Node, doc: Node) -> None:
+        """What a seat may not see: merged key by key, as a presentation is."""
+        _merge(self.hidden, section, (), self.hidden_spans)
 
     def add_decks(self, section: Node, doc: Node) -> None:
         for name, spec in section.items():

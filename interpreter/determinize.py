@@ -1,23 +1,23 @@
 """Determinization: a copy of a game in which everything hidden from one seat is resampled.
 
 Search agents (and anything else that must not cheat) play on such copies. What is hidden
-comes only from the ruleset's declarations (its constants), the same ones ``Game.view`` uses:
+comes only from the ruleset's ``hidden`` section (``ruleset.hidden``), as ``Game.view`` uses it:
 
-``hidden_lists``
+``order``
     attributes whose *order* is secret (a shuffled bag or deck whose contents are known):
     each such list is reshuffled.
-``secret_lists``
+``contents``
     attributes whose *contents* are secret (face-down piles): their items are dealt anew.
-``private_attributes``
+``private``
     attributes only the entity's controlling player sees (a hand): other players' items are
     dealt anew.
-``hidden_groups`` (optional)
+``groups`` (optional)
     groups of the secret and private attributes between which hidden items may trade places
     (cards dealt from a pile into hands and back); an attribute in no group keeps its own items.
 ``shown_heads`` (optional)
     ``{attribute: flag}``: the first item of such a secret list is face up while the entity's
     *flag* is true; it stays where it is.
-``hidden_tails`` (optional)
+``tails`` (optional)
     ``{attribute: N}``: the last N items of such a list were shuffled apart from the rest (a
     card known to lie among the last N); they are reshuffled only among themselves.
 
@@ -44,14 +44,14 @@ def determinize(game, seat: int, generator: random.Random, log: bool = True):
     state["log"] = [line if isinstance(line, str) else list(line) for line in game.state["log"]
                     if isinstance(line, str) or line[0] == me] if log else []  # others' private lines go
     copy = game.with_state(state)  # at the same decision: the game's actions are accepted there
-    constants = game.ruleset.constants
-    tails = constants.get("hidden_tails") or {}
-    heads = constants.get("shown_heads") or {}  # a face-up first item is known: it stays
-    secret = set(constants.get("secret_lists") or [])
-    private = set(constants.get("private_attributes") or [])
-    order_only = set(constants.get("hidden_lists") or []) - secret - private
+    hidden = game.ruleset.hidden
+    tails = hidden.tails
+    heads = hidden.shown_heads  # a face-up first item is known: it stays
+    secret = set(hidden.contents)
+    private = set(hidden.private)
+    order_only = set(hidden.order) - secret - private
     group_of = {attr: attr for attr in secret | private}
-    for group in constants.get("hidden_groups") or []:
+    for group in hidden.groups:
         for attr in group:
             group_of[attr] = group[0]
 

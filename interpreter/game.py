@@ -283,15 +283,16 @@ class Game:
 
     @property
     def scores(self) -> list[int]:
-        return [self.evaluate("score", p) for p in self.state["players"]]
+        score = self.ruleset.conventions["score"]
+        return [self.evaluate(score, p) for p in self.state["players"]]
 
     @property
     def winner(self) -> int | None:
         """Index of the winning player once the game is over (the ruleset's 'winner()')."""
         if not self.is_over:
             return None
-        if "winner" in self.ruleset.functions:
-            best = self.evaluate("winner")
+        if "winner" in self.ruleset.conventions:
+            best = self.evaluate(self.ruleset.conventions["winner"])
             return None if best is None else self.player_of(best)
         scores = self.scores
         return scores.index(max(scores))

@@ -24,6 +24,7 @@ from .codegen import generate, generate_code, generate_function
 from .compiler import Compiler, compile_expression_text
 from .errors import note_function
 from .limits import BudgetError
+from ..dsl.declarations import Hidden, check_conventions, hidden_of
 
 __all__ = ["CardInfo", "Ruleset", "available_rulesets", "find_ruleset", "load_ruleset", "slug", "variant_files"]
 @dataclass
@@ -67,6 +68,8 @@ class Ruleset:
     sources: dict[str, str] = field(default_factory=dict, repr=False)
     mod_infos: list[dict] = field(default_factory=list)   # each mod: name, version, author, targets, path, brings
     compiler: Compiler | None = field(default=None, repr=False)
+    conventions: dict[str, str] = field(default_factory=lambda: {"score": "score"})  # role -> function
+    hidden: Hidden = field(default_factory=Hidden)   # what a seat may not see (the 'hidden' section)
     source: str = ""  # what load_ruleset was given (a folder made absolute): reloads the same rules
 
     def compile_program(self, text: str, origin: Span, params: list[str] = ()) -> g.Block:
@@ -141,9 +144,8 @@ class RulesetBuilder(Definitions):
                   for name, (params, text, span) in self.macros.items()}
         if "main" not in macros:
             compiler.error("the ruleset has no 'main' macro (the game's flow)", Span(str(root / "ruleset.yaml"), 1, 1))
-        for required in ("score",):
-            if required not in functions:
-                compiler.error(f"the ruleset has no '{required}(player)' function", Span(str(root / "ruleset.yaml"), 1, 1))
+        conventions, found = check_conventions(manifest, self.functions, Span(str(root / "ruleset.yaml"), 1, 1))
+        compiler.errors.extend(found)
         decks = {name: spec for name, spec in self.decks.items()}
         effects, cards = self.compile_cards(compiler, decks)
         compiler.errors.extend(cache.type_errors(self.sources, variants, mods, lambda: check_types(
@@ -160,6 +162,9 @@ class RulesetBuilder(Definitions):
                                               {k: v for k, (v, _) in self.symbols.items()},
                                               Span(str(root / "ruleset.yaml"), 1, 1),
                                               {name: params for name, (params, _, _) in self.functions.items()}))
+        hidden, found = hidden_of(self.hidden, self.hidden_spans, attributes, Span(str(root / "ruleset.yaml"), 1, 1),
+                                  self.tables)
+        compiler.errors.extend(found)
         for error in compiler.errors:
             self.errors.append(error)
         players = {**manifest.get("players", {"min": 1, "max": 1}), **self.player_limits}
@@ -184,7 +189,7 @@ class RulesetBuilder(Definitions):
             functions=functions, macros=macros, triggers=triggers, effects=effects,
             nodes=compiler.nodes, cards=cards, variant_titles=self.variant_titles, labels=self.all_labels(cards),
             digest=self.digest(), presentation=self.presentation, mod_digests=list(self.mod_digests), sources=self.sources,
-            compiler=compiler, mod_infos=self.mod_infos)
+            compiler=compiler, mod_infos=self.mod_infos, conventions=conventions, hidden=hidden)
 
     def all_labels(self, cards: dict[str, CardInfo]) -> dict[str, dict[str, str]]:
         labels = {lang: dict(names) for lang, names in self.labels.items()}

@@ -1,17 +1,18 @@
 """What one seat may see of a game: :meth:`Game.view`.
 
 A view is the state with everything the seat may not know taken out or blanked. What is
-hidden comes only from the ruleset's declarations (its constants):
+hidden comes only from the ruleset's ``hidden`` section, parsed once at load into
+``ruleset.hidden`` (:class:`~speciation.dsl.declarations.Hidden`):
 
-``hidden_lists``
+``order``
     attributes whose *order* is secret (a shuffled bag whose contents are known): shown
     sorted.
-``secret_lists``
+``contents``
     attributes whose *contents* are secret (a face-down pile): shown as that many ``"?"``.
 ``shown_heads`` (optional)
     ``{attribute: flag}``: the first item of that secret list is face up, and shown, while
     the entity's attribute *flag* is true (the face-up top tile of a face-down stack).
-``private_attributes``
+``private``
     attributes only the player controlling the entity sees (a hand): ``"?"`` for others.
 
 Never in a view: the seed, the random generator and the scripted chance (from them a seat
@@ -24,6 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..dsl.errors import ArgumentError
+from .machine import Machine
 
 LEFT_OUT = ("rng", "chance", "stack", "seed", "steps")
 
@@ -41,11 +43,11 @@ def seat_index(game, player: Any, what: str = "player") -> int:
 def view(game, player: int) -> dict:
     """The state as seat *player* may see it (a new dict; the game is not changed)."""
     seat_index(game, player)
-    constants = game.ruleset.constants
+    hidden = game.ruleset.hidden
     me = game.state["players"][player]
     state = {k: _copy(v) for k, v in game.state.items() if k not in LEFT_OUT and k != "log"}
     for record in state["ent"].values():
-        hide(record, me, constants)
+        hide(record, me, hidden)
     state["log"] = game.log_for(player)
     pending = state.get("pending")
     if pending is not None:
@@ -57,22 +59,84 @@ def view(game, player: int) -> dict:
     return state
 
 
-def hide(record: dict, me: str, constants: dict) -> None:
-    """Blank, in one entity's record (a copy), what seat *me* may not see."""
-    for attr in set(constants.get("hidden_lists") or ()) & set(record):
+def hide(record: dict, me: str, hidden) -> None:
+    """Blank, in one entity's record (a copy), what seat *me* may not see (*hidden*: the
+    ruleset's :class:`~speciation.dsl.declarations.Hidden`)."""
+    for attr in hidden.order & record.keys():
         if isinstance(record[attr], list):
             record[attr] = sorted(record[attr], key=str)
-    heads = constants.get("shown_heads") or {}
-    for attr in set(constants.get("secret_lists") or ()) & set(record):
+    heads = hidden.shown_heads
+    for attr in hidden.contents & record.keys():
         value = record[attr]
         if isinstance(value, list):
             shown = 1 if value and attr in heads and record.get(heads[attr]) is True else 0
             record[attr] = value[:shown] + ["?"] * (len(value) - shown)
     owner = record["id"] if record.get("kind") == "player" else record.get("player")
     if owner != me:
-        for attr in set(constants.get("private_attributes") or ()) & set(record):
+        for attr in hidden.private & record.keys():
             value = record[attr]
             record[attr] = ["?"] * len(value) if isinstance(value, list) else "?"
+
+
+class ViewReader:
+    """Rule functions evaluated on a seat's view, and values named as the game names them.
+
+    A view is plain data of the state's shape, and rule functions are pure: they run on a
+    machine over the view itself (no ``Game``, no random generator, no stack). A value the
+    view cannot give (it reads what the seat may not see, a ``"?"``) is :data:`UNKNOWN`.
+    :meth:`label` is the machine's own (the log's) naming of a value, in *lang*."""
+
+    __slots__ = ("ruleset", "view", "machine")
+
+    def __init__(self, ruleset, view: dict, lang: str | None = None):
+        self.ruleset, self.view = ruleset, view
+        self.machine = Machine(ruleset, view)
+        self.machine.names = ruleset.labels.get(lang, {}) if lang else {}
+
+    def value(self, name: str, *args: Any) -> Any:
+        """The value of rule function *name* on the view (:data:`UNKNOWN` if it cannot be
+        computed from it, or the ruleset has no such function)."""
+        function = self.ruleset.functions.get(name)
+        if function is None:
+            return UNKNOWN
+        self.machine.meter.refill()  # each value its own budget, as a run between decisions
+        try:
+            return function.call(self.machine, list(args))
+        except Exception:  # noqa: BLE001 - it needs what this seat cannot see, or fails on it
+            return UNKNOWN
+
+    def convention(self, role: str, *args: Any) -> Any:
+        """The value of the function the ruleset declares for *role* (``score``, ``winner``,
+        ...: ``ruleset.conventions``); :data:`UNKNOWN` if it declares none."""
+        name = self.ruleset.conventions.get(role)
+        return UNKNOWN if name is None else self.value(name, *args)
+
+    def label(self, value: Any) -> str:
+        return self.machine.label(value)
+
+    def player_of(self, actor: Any) -> int | None:
+        """The seat of the player who is, or controls, *actor* (None if none does)."""
+        players = self.view["players"]
+        if actor in players:
+            return players.index(actor)
+        owner = self.view["ent"].get(actor, {}).get("player") if isinstance(actor, str) else None
+        return players.index(owner) if owner in players else None
+
+
+class _Unknown:
+    """What a view cannot tell (a value that needs what the seat may not see)."""
+
+    def __repr__(self) -> str:
+        return "UNKNOWN"
+
+
+UNKNOWN = _Unknown()
+
+
+def evaluate_on_view(ruleset, view: dict, name: str, *args: Any) -> Any:
+    """Rule function *name* evaluated on a seat's *view* alone (:data:`UNKNOWN` where the
+    view cannot give it). For several values of one view, keep one :class:`ViewReader`."""
+    return ViewReader(ruleset, view).value(name, *args)
 
 
 def copy_plain(value: Any) -> Any:

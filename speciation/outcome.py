@@ -36,20 +36,20 @@ class GameOutcome:
 
     def read(self, game: Game) -> GameOutcome:
         """Fill in how the finished *game* came out, from the ruleset's own functions where
-        it has them: ``scores``, ``winner`` (seat), ``turns`` (``turn_count()``),
-        ``winner_label`` (``winner_label()``, else the winning seat's name in the game's
-        language) and ``ending`` (``end_reason()``). Raises what a rule function raises
+        it declares them (``ruleset.conventions``): ``scores``, ``winner`` (seat), ``turns``
+        (``turn_count``), ``winner_label`` (else the winning seat's name in the game's
+        language) and ``ending`` (``end_reason``). Raises what a rule function raises
         (nothing is filled in then)."""
-        functions = game.ruleset.functions
+        conventions = game.ruleset.conventions
         found: dict[str, Any] = {"scores": game.scores, "winner": game.winner}
-        if "turn_count" in functions:
-            found["turns"] = game.evaluate("turn_count")
-        if "winner_label" in functions:
-            found["winner_label"] = str(game.evaluate("winner_label"))
+        if "turn_count" in conventions:
+            found["turns"] = game.evaluate(conventions["turn_count"])
+        if "winner_label" in conventions:
+            found["winner_label"] = str(game.evaluate(conventions["winner_label"]))
         elif found["winner"] is not None:
             found["winner_label"] = game.label(game.state["players"][found["winner"]])
-        if "end_reason" in functions:
-            found["ending"] = str(game.evaluate("end_reason"))
+        if "end_reason" in conventions:
+            found["ending"] = str(game.evaluate(conventions["end_reason"]))
         for key, value in found.items():
             setattr(self, key, value)
         self.completed = True

@@ -16,7 +16,7 @@ from ..dsl.errors import RuleRuntimeError
 from ..interpreter.determinize import determinize
 from ..interpreter.game import Game
 
-FUNCTION = "features"
+FUNCTION = "features"  # the convention (role) whose function gives the numbers
 
 
 def seat_features(game: Game, seat: int) -> list[float]:
@@ -24,10 +24,11 @@ def seat_features(game: Game, seat: int) -> list[float]:
     rng = random.Random(f"features:{game.decision_number}:{seat}")
     copy = determinize(game, seat, rng, False)
     players = game.state["players"]
-    if FUNCTION in game.ruleset.functions:
-        value = copy.evaluate(FUNCTION, players[seat])
+    conventions = game.ruleset.conventions
+    if FUNCTION in conventions:
+        value = copy.evaluate(conventions[FUNCTION], players[seat])
     else:
-        value = [copy.evaluate("score", players[(seat + i) % len(players)]) for i in range(len(players))]
+        value = [copy.evaluate(conventions["score"], players[(seat + i) % len(players)]) for i in range(len(players))]
     out: list[float] = []
     _flatten(value, out)
     return out

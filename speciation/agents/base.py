@@ -22,8 +22,8 @@ class SeatView:
     """What one seat may know of a game in progress, and the seat's decisions.
 
     ``seat`` is the player's index (0-based). Everything here is safe for the seat: nothing
-    reads what the ruleset hides from it (``hidden_lists``, ``secret_lists``,
-    ``private_attributes``, others' private choices and log lines, the random generator)."""
+    reads what the ruleset hides from it (its ``hidden`` section: ``order``, ``contents``,
+    ``private``), others' private choices and log lines, the random generator)."""
 
     __slots__ = ("_game", "seat")
 

@@ -34,7 +34,7 @@ class Snapshot:
 
 def evaluation_name(ruleset) -> str:
     """The rule function that values a position for one player."""
-    return "evaluate" if "evaluate" in ruleset.functions else "score"
+    return ruleset.conventions.get("evaluate") or ruleset.conventions["score"]
 
 
 def evaluations(game: Game) -> list[float]:

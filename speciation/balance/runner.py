@@ -88,9 +88,9 @@ def play_one(config: Config, index: int) -> GameRecord:
         outcome = play(game, make_agents(",".join(seats), config.players, seed), max_actions=config.max_actions)
         outcome.index = index
         record.outcome = outcome
-        if outcome.error is None and "cards_taken" in game.ruleset.functions:
-            record.taken = [[game.label(card), game.player_of(taker)]
-                            for taker, card in game.evaluate("cards_taken")]
+        taken = game.ruleset.conventions.get("cards_taken")
+        if outcome.error is None and taken:
+            record.taken = [[game.label(card), game.player_of(taker)] for taker, card in game.evaluate(taken)]
     except GameTooLong as exc:
         record.outcome.stopped, record.outcome.error = True, str(exc)
     except Exception as exc:  # reported with its seed, never fatal to the study

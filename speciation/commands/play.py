@@ -93,7 +93,7 @@ def _print_result(game: Game, outcome: GameOutcome) -> int:
     for player, score in zip(game.state["players"], outcome.scores):
         print(f"  {game.label(player)}: {score}")
     if outcome.winner is not None:
-        extra = f" ({outcome.winner_label})" if "winner_label" in game.ruleset.functions else ""
+        extra = f" ({outcome.winner_label})" if "winner_label" in game.ruleset.conventions else ""
         print(f"winner: {game.label(game.state['players'][outcome.winner])}{extra}")
     return 0
 

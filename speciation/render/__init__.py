@@ -11,10 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from .scene import Scene
-from .svg import render_scene
+from .svg import Picture, draw, render_scene
 from .text import render_text
 
-__all__ = ["Scene", "describe", "describe_options", "render_png", "render_svg", "render_text"]
+__all__ = ["Picture", "Scene", "describe", "describe_options", "draw", "render_png", "render_svg", "render_text"]
 
 
 def render_svg(source: Any, seat: int | None = None, lang: str | None = None, ruleset: Any = None,

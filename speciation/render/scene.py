@@ -2,8 +2,11 @@
 declarations (with defaults for a ruleset that declares none), and names in a language.
 
 Everything here reads plain data: the view a seat may see (``game.view(seat)``), or the
-whole state only when asked for (``omniscient=True``). Nothing here knows any game: what
-is drawn, and how, comes from the ruleset's ``presentation`` section.
+whole state only when asked for (``omniscient=True``). Rule functions (scores, a cell's
+marker, the winner) are evaluated on that data by the engine's reader
+(:class:`~speciation.interpreter.views.ViewReader`, one per scene), which also names values
+as the log does. Nothing here knows any game: what is drawn, and how, comes from the
+ruleset's ``presentation`` section.
 """
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..interpreter.board import parse_cell
+from ..interpreter.views import UNKNOWN, ViewReader
 
 BLANK = "#efe6cf"           # a cell whose fill attribute has no value
 NEUTRAL = "#b9b9b9"         # a value a palette has no colour for
@@ -28,6 +32,8 @@ class Scene:
     seat: int | None = None
     lang: str | None = None
     presentation: dict = field(default_factory=dict)
+    _reader: ViewReader | None = field(default=None, init=False, repr=False, compare=False)
+    _scores: list | None = field(default=None, init=False, repr=False, compare=False)
 
     # ---- building ----------------------------------------------------------------------
 
@@ -68,24 +74,25 @@ class Scene:
         """A presentation's own words (a panel label), in the scene's language if it has them."""
         return self.names.get(words, words)
 
+    @property
+    def reader(self) -> ViewReader:
+        """The engine's reader of this scene's state: rule functions evaluated on it (one
+        machine for the scene, no game) and values named as the log names them."""
+        if self._reader is None:
+            self._reader = ViewReader(self.ruleset, self.state, self.lang)
+        return self._reader
+
     def label(self, value: Any) -> str:
-        """The display name of a value: an id, a symbol, a number, a list."""
-        if isinstance(value, str):
-            if value in self.names:
-                return self.names[value]
-            record = self.ent.get(value)
-            if record is not None and record.get("name"):
-                return str(record["name"])
-            return value
-        if value is None:
-            return "none"
-        if isinstance(value, bool):
-            return "yes" if value else "no"
-        if isinstance(value, list):
-            return ", ".join(self.label(v) for v in value)
+        """The display name of a value (an id, a symbol, a number, a list), the same as the
+        log's (the machine's); a map of counts reads ``name count, ...``."""
         if isinstance(value, dict):
             return ", ".join(f"{self.label(k)} {self.label(v)}" for k, v in value.items() if v)
-        return str(value)
+        return self.reader.label(value)
+
+    def items(self, value: Any) -> str:
+        """A list's items by name, separated by commas (a panel's field, a box); anything
+        else by :meth:`label`."""
+        return ", ".join(self.label(v) for v in value) if isinstance(value, list) else self.label(value)
 
     # ---- reading the state ---------------------------------------------------------------
 
@@ -180,29 +187,33 @@ class Scene:
 
     def evaluate(self, function: str, *args: Any) -> Any:
         """A rule function's value computed from this view only (None if it cannot be:
-        it needs what this seat cannot see, or the view cannot be run)."""
-        if not hasattr(self, "_game"):
-            from ..interpreter.game import Game
-            state = json.loads(json.dumps(self.state))
-            state.update(stack=[], pending=None, rng=[0, 0, 0, 0], chance=[])
-            try:
-                self._game = Game(self.ruleset, state)
-            except Exception:  # noqa: BLE001 - a view that cannot be a game
-                self._game = None
-        if self._game is None or function not in self.ruleset.functions:
-            return None
-        try:
-            return self._game.evaluate(function, *args)
-        except Exception:  # noqa: BLE001 - a value that needs what this seat cannot see
-            return None
+        it needs what this seat cannot see)."""
+        value = self.reader.value(function, *args)
+        return None if value is UNKNOWN else value
 
     def scores(self) -> list[tuple[str, Any]]:
-        """Each player's score, computed from this view only ("?" if it cannot be)."""
-        out = []
-        for player in self.state["players"]:
-            score = self.evaluate("score", player)
-            out.append((self.label(player), "?" if score is None else score))
-        return out
+        """Each player's score (the ruleset's ``score`` convention), computed from this view
+        only ("?" if it cannot be); computed once per scene."""
+        if self._scores is None:
+            self._scores = []
+            for player in self.state["players"]:
+                score = self.reader.convention("score", player)
+                self._scores.append((self.label(player), "?" if score is UNKNOWN or score is None else score))
+        return list(self._scores)
+
+    def winner(self) -> int | None:
+        """The winning seat once the game is over, from this view only: the ruleset's
+        ``winner`` convention if it declares one and the view can give it, else the best
+        score shown; None before the end or when there is none."""
+        if self.state.get("pending") is not None:
+            return None
+        if "winner" in self.ruleset.conventions:
+            best = self.reader.convention("winner")
+            if best is not UNKNOWN:
+                return None if best is None else self.reader.player_of(best)
+        points = [score for _, score in self.scores()]
+        numbers = [p for p in points if isinstance(p, (int, float))]
+        return points.index(max(numbers)) if numbers else None
 
     def cell_marker(self, cell: str) -> tuple[str, Any, str | None] | None:
         """The declared marker of a cell (a rule function of the cell, e.g. who dominates
@@ -280,8 +291,8 @@ class Scene:
         name = self.label(record["id"])
         param = (display.get("param") or {}).get("attribute")
         value = record.get(param) if param else None
-        said = [] if value is None or re.search(rf"(?<!\w){re.escape(self.label(value).lower())}(?!\w)",
-                                                 name.lower()) else [self.label(value)]
+        said = [] if value is None or re.search(rf"(?<!\w){re.escape(self.items(value).lower())}(?!\w)",
+                                                 name.lower()) else [self.items(value)]
         beside = self.beside(record["id"])
         if beside is not None:
             said.append(self.label(beside[0]))

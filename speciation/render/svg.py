@@ -1,13 +1,16 @@
 """Draw a scene as SVG: the hex grid, the action display, rows of cards and tokens,
 counters, one panel per player (or per what the ruleset says), and the log.
 
-Every drawn entity is a group ``<g data-entity="id">`` with a ``<title>`` (hover text), so
-a table can map an option's value to what it draws. What is drawn comes only from the
-scene (a seat's view) and the ruleset's presentation declarations.
+Every drawn entity is a group ``<g data-entity="id">`` with a ``<title>`` (hover text);
+:func:`draw` returns the SVG together with the list of what it drew (a :class:`Picture`),
+so a table maps an option's value to what it can click without reading the SVG back. What
+is drawn comes only from the scene (a seat's view) and the ruleset's presentation
+declarations.
 """
 from __future__ import annotations
 
 import textwrap
+from dataclasses import dataclass, field
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
@@ -57,16 +60,38 @@ def _cube(x: float, y: float, fill: str, count: Any) -> str:
             f'stroke="#222" stroke-width="1"/>' + _text(x, y + 4, count, 11, "middle", "bold", _ink(fill)))
 
 
+@dataclass
+class Picture:
+    """A drawn scene: the SVG, and every entity it drew (a ``data-entity`` group) with its
+    hover text, in drawing order."""
+
+    svg: str
+    drawn: dict[str, str] = field(default_factory=dict)
+
+    def entities_of(self, value: Any) -> list[str]:
+        """The drawn entities an option's *value* names: clicking any of them chooses it
+        (an option ``[pawn, space]`` is on the pawn and on the space)."""
+        values = value if isinstance(value, list) else [value]
+        return list(dict.fromkeys(v for v in values if isinstance(v, str) and v in self.drawn))
+
+
 class _Canvas:
     def __init__(self, scene: Scene):
         self.scene, self.parts = scene, []
+        self.drawn: dict[str, str] = {}
 
     def add(self, *parts: str) -> None:
         self.parts.extend(parts)
 
+    def entity(self, entity: str | None, title: str) -> str:
+        """The attribute that makes a group the drawing of *entity* (noted as drawn)."""
+        if entity is None:
+            return ""
+        self.drawn.setdefault(entity, title)
+        return f" data-entity={quoteattr(entity)}"
+
     def group(self, entity: str | None, title: str, body: str, cls: str) -> None:
-        attr = f" data-entity={quoteattr(entity)}" if entity is not None else ""
-        self.add(f'<g class="{cls}"{attr}>{_title(title)}{body}</g>')
+        self.add(f'<g class="{cls}"{self.entity(entity, title)}>{_title(title)}{body}</g>')
 
 
 # ---- the hex grid ----------------------------------------------------------------------------
@@ -315,27 +340,29 @@ def _panels(canvas: _Canvas, x0: float, y0: float, columns: int) -> tuple[float,
             label = scene.text(field.get("label", field["attribute"]))
             value = record.get(field["attribute"])
             body.append(_text(x + 8, fy, label, 11, fill="#555"))
-            body.append(_field_value(scene, field, value, x + 134, fy))
-            lines.append(f"{label}: {scene.label(value)}")
+            body.append(_field_value(canvas, field, value, x + 134, fy))
+            lines.append(f"{label}: {scene.items(value)}")
         canvas.group(record["id"], heading + "\n" + "\n".join(lines), "".join(body), "panel")
     rows = (len(records) + columns - 1) // columns
     return min(len(records), columns) * (PANEL_W + 10), rows * (height + 10)
 
 
-def _field_value(scene: Scene, field: dict, value: Any, x: float, y: float) -> str:
+def _field_value(canvas: _Canvas, field: dict, value: Any, x: float, y: float) -> str:
+    scene = canvas.scene
     if isinstance(value, list) and value and field.get("as") == "cards":
-        return _chips(scene, value, x, y)
+        return _chips(canvas, value, x, y)
     if isinstance(value, list) and field.get("palette"):
         return "".join(_disk(x + 8 + i * 19, y - 4, 8, scene.colour(field["palette"], v), scene.label(v)[:2])
                        for i, v in enumerate(value[:6])) + (_text(x + 124, y, f"+{len(value) - 6}", 10)
                                                             if len(value) > 6 else "")
-    shown = scene.label(value) if not isinstance(value, list) else (scene.label(value) or "—")
+    shown = scene.label(value) if not isinstance(value, list) else (scene.items(value) or "—")
     return _text(x, y, _fit(shown, 17), 12, weight="bold")
 
 
-def _chips(scene: Scene, cards: list, x: float, y: float) -> str:
+def _chips(canvas: _Canvas, cards: list, x: float, y: float) -> str:
     """Cards in a panel's field, small (three fit; the name and text in the hover text);
     each one the card entity a click names."""
+    scene = canvas.scene
     out = []
     for i, ident in enumerate(cards[:3]):
         name = scene.label(ident)
@@ -343,8 +370,8 @@ def _chips(scene: Scene, cards: list, x: float, y: float) -> str:
         body = (f'<rect x="{x + i * 42:.1f}" y="{y - 13:.1f}" width="40" height="17" rx="3" fill="#fffaf0" '
                 f'stroke="#7a5c2e" stroke-width="1.2"/>' + _text(x + i * 42 + 20, y - 1, _fit(name, 8), 8, "middle"))
         entity = ident if isinstance(ident, str) and ident in scene.ent else None
-        out.append(f'<g class="card"{f" data-entity={quoteattr(entity)}" if entity else ""}>'
-                   f'{_title(f"{name}: {text}" if text else name)}{body}</g>')
+        title = f"{name}: {text}" if text else name
+        out.append(f'<g class="card"{canvas.entity(entity, title)}>{_title(title)}{body}</g>')
     return "".join(out) + (_text(x + 126, y, f"+{len(cards) - 3}", 10) if len(cards) > 3 else "")
 
 
@@ -396,6 +423,12 @@ def _scores(canvas: _Canvas, x0: float, y0: float) -> float:
 
 
 def render_scene(scene: Scene) -> str:
+    """The SVG of *scene* (:func:`draw` gives what it drew too)."""
+    return draw(scene).svg
+
+
+def draw(scene: Scene) -> Picture:
+    """Draw *scene*: the SVG and the entities it drew."""
     canvas = _Canvas(scene)
     top = 70
     board_w, board_h = _board(canvas, 16, top)
@@ -417,6 +450,7 @@ def render_scene(scene: Scene) -> str:
     body = "\n".join(canvas.parts)
     canvas.parts = []
     _header(canvas, width)
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
-            f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="{FONT}">\n'
-            f'<rect width="100%" height="100%" fill="#f6f0e2"/>\n' + "\n".join(canvas.parts) + "\n" + body + "\n</svg>\n")
+    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+           f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="{FONT}">\n'
+           f'<rect width="100%" height="100%" fill="#f6f0e2"/>\n' + "\n".join(canvas.parts) + "\n" + body + "\n</svg>\n")
+    return Picture(svg, canvas.drawn)

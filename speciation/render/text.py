@@ -32,6 +32,8 @@ def _board(scene: Scene) -> str:
     fill = (spec.get("cell_fill") or {}).get("attribute")
     pieces = (spec.get("pieces") or {}).get("attribute")
     token = (spec.get("corner_token") or {}).get("attribute")
+    legend = [scene.text((spec.get("pieces") or {}).get("label", pieces))] if pieces else []
+    legend += [f"[{scene.text((spec.get('corner_token') or {}).get('label', token))}]"] if token else []
     tokens_at: dict[str, list[str]] = {}
     if token:
         for corner in scene.ruleset.grid.cells_at:
@@ -55,7 +57,7 @@ def _board(scene: Scene) -> str:
         lines.append(line.rstrip())
     if not lines:
         return ""
-    note = f" ({scene.text('species by owner')}; [{scene.text('tokens on corners')}])" if pieces or token else ""
+    note = f" ({'; '.join(legend)})" if legend else ""  # the presentation's own words (board: pieces, corner_token)
     return scene.text("Board") + note + ":\n" + "\n".join(lines)
 
 
@@ -72,7 +74,7 @@ def _display(scene: Scene) -> str:
             owner = space.get(pawn) if pawn else None
             shown.append(scene.describe_space(space, spec) + (f" = {scene.label(owner)}" if owner else ""))
         box = (spec.get("boxes") or {}).get(section)
-        extra = f"  <{scene.label(scene.read(box['from']) or [])}>" if box and not box.get("per_space") else ""
+        extra = f"  <{scene.items(scene.read(box['from']) or [])}>" if box and not box.get("per_space") else ""
         lines.append(f"  {scene.label(section)}{extra}: " + "; ".join(shown))
     return "\n".join(lines)
 
@@ -101,7 +103,7 @@ def _panels(scene: Scene) -> str:
         for field in spec.get("fields", []):
             value = record.get(field["attribute"])
             fields.append(f"{scene.text(field.get('label', field['attribute']))} "
-                          f"{scene.label(value) if value not in ([], None, {}) else '—'}")
+                          f"{scene.items(value) if value not in ([], None, {}) else '—'}")
         lines.append(f"  {head}: " + "; ".join(fields))
     return (scene.text(spec.get("title", "Players")) + ":\n" + "\n".join(lines)) if lines else ""
 

@@ -1,8 +1,9 @@
 """The messages the table sends to one seat's page.
 
-Every message to a seat is built from ``game.view(seat)`` and, when that seat must
-decide, its own legal actions: never from the whole state. (A test reads every message
-sent to a seat and looks for the values hidden from it.)
+Every message to a seat is built from one ``game.view(seat)`` and one scene of it and,
+when that seat must decide, its own legal actions: never from the whole state. (A test
+reads every message sent to a seat and looks for the values hidden from it; another counts
+the views and scenes a message builds.)
 """
 from __future__ import annotations
 
@@ -14,49 +15,36 @@ from . import present
 LOG_LINES = 400
 
 
-def _name(game: Game, player: str) -> str:
-    """A player's public name, in the game's language."""
-    return game.label(player)
-
-
 def seat_state(game: Game, seat: int, seats: list[str], lang: str | None) -> dict:
     """What seat *seat* sees of the game: picture, players, scores, prompt, its options, log."""
-    ruleset = game.ruleset
     view = game.view(seat)
+    scene = present.scene_of(view, seat, game.ruleset, lang)
     pending = view.get("pending")
     players = view["players"]
-    decider = game.player_of(pending["actor"]) if pending else None
-    points = present.scores(view, seat, ruleset, lang)
-    plays = present.roles(view, seat, ruleset, lang)
-    over = pending is None
-    picture = present.picture(view, seat, ruleset, lang)
+    decider = scene.reader.player_of(pending["actor"]) if pending else None
+    points = present.scores(scene)
+    plays = present.roles(scene)
+    picture = present.picture(scene)
     message: dict[str, Any] = {
         "type": "state",
         "seat": seat,
-        "seat_name": _name(game, players[seat]),
-        "players": [{"name": _name(game, p), "plays": ", ".join(plays.get(p, [])), "kind": seats[i],
+        "seat_name": scene.label(players[seat]),
+        "players": [{"name": scene.label(p), "plays": ", ".join(plays.get(p, [])), "kind": seats[i],
                      "score": points[i], "seat": i}
                     for i, p in enumerate(players)],
-        "svg": picture,
+        "svg": picture.svg,
         "prompt": pending["prompt"] if pending else "",
         "decider": decider,
-        "decider_name": _name(game, players[decider]) if decider is not None else "",
+        "decider_name": scene.label(players[decider]) if decider is not None else "",
         "yours": decider == seat,
-        "options": [],
+        "options": present.options(scene, picture, game.legal_actions()) if decider == seat else [],
         "log": view.get("log", [])[-LOG_LINES:],
-        "over": over,
+        "over": pending is None,
         "winner": None,
     }
-    if decider == seat:
-        actions = game.legal_actions()
-        labels = present.option_labels(view, seat, ruleset, lang, actions)
-        shown = present.drawn(picture)
-        message["options"] = [{"index": i, "label": labels[i],
-                               "entities": present.option_entities(view, a.value, shown)}
-                              for i, a in enumerate(actions)]
-    if over:
-        best = present.winner(view, ruleset, lang, points)
-        message["winner"] = _name(game, players[best]) if best is not None else None
+    if pending is None:
+        best = scene.winner()
+        message["winner"] = scene.label(players[best]) if best is not None else None
     return message
 
 

@@ -22,24 +22,24 @@ def ruleset(request):
 
 def _resample(game: Game, seat: int, chooser: random.Random) -> Game:
     copy = game.clone()
-    state, constants = copy.state, game.ruleset.constants
+    state, hidden = copy.state, game.ruleset.hidden
     me = state["players"][seat]
     state["rng"] = chooser.getrandbits(64)
     state["seed"] = chooser.getrandbits(32)
-    heads = constants.get("shown_heads") or {}
+    heads = hidden.shown_heads
     secret_places, private_places = {}, {}
     for record in state["ent"].values():
-        for attr in constants.get("hidden_lists") or []:
+        for attr in sorted(hidden.order):
             if isinstance(record.get(attr), list):
                 chooser.shuffle(record[attr])
-        for attr in constants.get("secret_lists") or []:
+        for attr in sorted(hidden.contents):
             value = record.get(attr)
             if isinstance(value, list):
                 first = 1 if value and record.get(heads.get(attr)) is True else 0
                 secret_places.setdefault(attr, []).extend((value, i) for i in range(first, len(value)))
         owner = record["id"] if record.get("kind") == "player" else record.get("player")
         if owner is not None and owner != me:
-            for attr in constants.get("private_attributes") or []:
+            for attr in sorted(hidden.private):
                 if isinstance(record.get(attr), list):
                     private_places.setdefault("private", []).extend((record[attr], i) for i in range(len(record[attr])))
     for places in list(secret_places.values()) + list(private_places.values()):

@@ -2,10 +2,10 @@
 from speciation import Game, load_ruleset
 
 RULES = """
-tables:
-  hidden_lists: [bag]
-  secret_lists: [deck]
-  private_attributes: [hand]
+hidden:
+  order: [bag]
+  contents: [deck]
+  private: [hand]
 kinds:
   player:
     attributes: {hand: [], vp: 0}

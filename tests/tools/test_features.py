@@ -10,9 +10,9 @@ from speciation.adapters.features import checked_features, feature_count, seat_f
 # A game whose features read a hidden fact: where the letter a lies in the shuffled bag, and
 # the other player's hand (private).
 SPY = """
-tables:
-  hidden_lists: [bag]
-  private_attributes: [hand]
+hidden:
+  order: [bag]
+  private: [hand]
 kinds:
   player:
     attributes: {hand: [], vp: 0}

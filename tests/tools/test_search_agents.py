@@ -128,22 +128,22 @@ def _poisoned(game: Game, seat: int, seed: int) -> Game:
     secret lists and other players' private things (traded among them), and the generator."""
     poisoned = game.clone()
     state = poisoned.state
-    constants = game.ruleset.constants
+    hidden = game.ruleset.hidden
     scramble = random.Random(seed)
     me = state["players"][seat]
     pools: dict[str, list[list]] = {}
     for record in state["ent"].values():
         owner = record["id"] if record.get("kind") == "player" else record.get("player")
-        for attr in constants.get("hidden_lists", []) + constants.get("secret_lists", []):
+        for attr in sorted(hidden.order | hidden.contents):
             if isinstance(record.get(attr), list):  # (a face-up first item, shown_heads, stays)
-                shown = 1 if record.get((constants.get("shown_heads") or {}).get(attr)) is True else 0
-                tail = (constants.get("hidden_tails") or {}).get(attr, 0)  # known to lie among the last N
+                shown = 1 if record.get(hidden.shown_heads.get(attr)) is True else 0
+                tail = hidden.tails.get(attr, 0)  # known to lie among the last N
                 cut = max(shown, len(record[attr]) - tail) if tail else len(record[attr])
                 for start, stop in ((shown, cut), (cut, len(record[attr]))):
                     part = record[attr][start:stop]
                     scramble.shuffle(part)
                     record[attr][start:stop] = part
-        for attr in constants.get("private_attributes", []):
+        for attr in sorted(hidden.private):
             if owner != me and isinstance(record.get(attr), list):
                 pools.setdefault(attr, []).append(record[attr])
     for lists in pools.values():  # trade items between other players' private lists

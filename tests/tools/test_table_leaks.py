@@ -47,16 +47,16 @@ def _strings(value, out: set) -> set:
 
 def _secret_values(game: Game, seat: int) -> set[str]:
     """Strings that sit where seat *seat* may not look (secret lists, others' private attributes)."""
-    constants = game.ruleset.constants
+    hidden = game.ruleset.hidden
     me = game.state["players"][seat]
     found: set[str] = set()
     for record in game.state["ent"].values():
         owner = record["id"] if record.get("kind") == "player" else record.get("player")
-        for attr in constants.get("secret_lists", []):
+        for attr in sorted(hidden.contents):
             if isinstance(record.get(attr), list):
                 _strings(record[attr], found)
         if owner != me:
-            for attr in constants.get("private_attributes", []):
+            for attr in sorted(hidden.private):
                 if attr in record:
                     _strings(record[attr], found)
     return found - {"?"}
@@ -67,7 +67,7 @@ def _poison_order(game: Game) -> list[list[str]]:
     (the order a view shows); returns those orders."""
     orders = []
     for record in game.state["ent"].values():
-        for attr in game.ruleset.constants.get("hidden_lists", []):
+        for attr in sorted(game.ruleset.hidden.order):
             items = record.get(attr)
             if isinstance(items, list) and len(set(map(str, items))) >= 3:
                 record[attr] = sorted(items, key=str, reverse=True)

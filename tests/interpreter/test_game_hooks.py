@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from ruleset_builder import MINI, load, main
+from support.ruleset_builder import MINI, load, main
 from speciation import (ArgumentError, Game, IllegalActionError, RuleRuntimeError, load_ruleset, load_save,
                         save_json)
 from speciation.agents import SeatView
 from speciation.dsl.errors import Span
 
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).parents[2]
 HERE = Span("<test>", 1, 1)
 SETTLING = """
     let p = first(entities(player))

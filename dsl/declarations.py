@@ -1,0 +1,131 @@
+"""What a ruleset declares for the engine and the tools, checked once at load.
+
+**Conventions** (the manifest's ``conventions`` section): the rule functions that tools
+call by role rather than by a name written in their code. Each role has a fixed number of
+values; a role the manifest does not name is the function of the same name if the ruleset
+has one. ``score`` is required. The result, ``Ruleset.conventions``, maps each role the
+ruleset fills to its function's name, and is the only place tools look.
+
+**Hidden information** (the ``hidden`` section of the rule files, merged layer by layer):
+what a seat may not see, parsed into one :class:`Hidden` used by views and by
+determinisation.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import CompileError, RuleError, Span, did_you_mean
+
+# role -> (values it is called with, what calls it); the docs' table is written from this
+ROLES: dict[str, tuple[tuple[str, ...], str]] = {
+    "score": (("player",), "a player's score: the table's scores, reports, the winner when there is no `winner`"),
+    "winner": ((), "the winning player once the game is over (`Game.winner`; default: the best score)"),
+    "winner_label": ((), "words naming the winner (`simulate`, `play`, batch and balance reports)"),
+    "turn_count": ((), "how many turns the game took (batch and balance reports)"),
+    "end_reason": ((), "why the game ended (balance reports)"),
+    "cards_taken": ((), "`[taker, card]` pairs, every card taken in order (balance reports)"),
+    "evaluate": (("player",), "how good the position is for a player (search agents; default: `score`)"),
+    "features": (("player",), "a player's position as numbers (learning agents; default: every `score`)"),
+}
+REQUIRED = ("score",)
+
+
+def check_conventions(manifest: Any, functions: dict[str, tuple[list[str], Any, Span]],
+                      origin: Span) -> tuple[dict[str, str], list[RuleError]]:
+    """The conventions of a ruleset (role -> function name) from its manifest's
+    ``conventions`` section and the functions it defines (name -> (parameters, text,
+    span)), with an error at the author's line for a missing function or a wrong arity."""
+    declared = manifest.get("conventions") if isinstance(manifest, dict) else None
+    declared = declared if isinstance(declared, dict) else {}
+    out: dict[str, str] = {}
+    errors: list[RuleError] = []
+    for role, (params, _) in ROLES.items():
+        name = declared.get(role)
+        where = declared.where(role) if name is not None and hasattr(declared, "where") else origin
+        if name is None:
+            if role not in functions:
+                if role in REQUIRED:
+                    errors.append(CompileError(f"the ruleset has no '{role}({', '.join(params)})' function", origin))
+                continue
+            name, where = role, functions[role][2]
+        name = str(name)
+        if name not in functions:
+            errors.append(CompileError(f"the '{role}' convention names no rule function '{name}'", where,
+                                       did_you_mean(name, functions)))
+            continue
+        have = functions[name][0]
+        if len(have) != len(params):
+            wanted = f"{len(params)} value{'s' if len(params) != 1 else ''} ({', '.join(params)})" if params \
+                else "no values"
+            errors.append(CompileError(f"'{name}' takes {len(have)} value{'s' if len(have) != 1 else ''}, but "
+                                       f"the '{role}' convention calls it with {wanted}", where))
+            continue
+        out[role] = name
+    return out, errors
+
+
+# ---- hidden information ----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Hidden:
+    """What a seat may not see (the ``hidden`` section), as views and determinisation use it.
+
+    ``order``: attributes whose order is secret (shown sorted); ``contents``: attributes whose
+    contents are secret (shown as ``"?"``); ``shown_heads``: {attribute: flag}, the first
+    item of a secret list is face up while the entity's flag is true; ``private``: attributes
+    only the controlling player sees; ``tails``: {attribute: N}, the last N items were
+    shuffled apart; ``groups``: attributes between which hidden items may trade places."""
+
+    order: frozenset = frozenset()
+    contents: frozenset = frozenset()
+    shown_heads: dict = field(default_factory=dict)
+    private: frozenset = frozenset()
+    tails: dict = field(default_factory=dict)
+    groups: tuple = ()
+
+    @property
+    def attributes(self) -> frozenset:
+        """Every attribute something is hidden in."""
+        return self.order | self.contents | self.private
+
+
+HIDDEN_KEYS = ("order", "contents", "shown_heads", "private", "tails", "groups")
+
+
+# the tables that declared hidden information before the 'hidden' section: now an error,
+# so that a ruleset written for them never shows what it meant to hide
+FORMER_TABLES = {"hidden_lists": "order", "secret_lists": "contents", "shown_heads": "shown_heads",
+                 "private_attributes": "private", "hidden_tails": "tails", "hidden_groups": "groups"}
+
+
+def hidden_of(section: dict, spans: dict, attributes: set[str], origin: Span,
+              tables: dict[str, tuple[Any, Span]] | None = None) -> tuple[Hidden, list[RuleError]]:
+    """The :class:`Hidden` a merged ``hidden`` section declares, with an error for an
+    attribute no kind or entity has (*spans*: where each merged entry was written) and for
+    a table that still declares hidden information the former way (*tables*)."""
+    errors: list[RuleError] = [
+        CompileError(f"the table '{name}' no longer declares hidden information: write it as "
+                     f"'{FORMER_TABLES[name]}' in a 'hidden' section", span)
+        for name, (_, span) in (tables or {}).items() if name in FORMER_TABLES]
+
+    def known(name: Any, path: tuple) -> bool:
+        if isinstance(name, str) and name in attributes:
+            return True
+        errors.append(CompileError(f"in 'hidden' → '{path[0]}': no kind or entity has an attribute '{name}'",
+                                   spans.get(path, spans.get(path[:1], origin)), did_you_mean(str(name), sorted(attributes))))
+        return False
+
+    def names(key: str) -> frozenset:
+        return frozenset(n for i, n in enumerate(section.get(key) or ()) if known(n, (key, i)))
+
+    def mapping(key: str) -> dict:
+        return {k: v for k, v in (section.get(key) or {}).items() if known(k, (key, k))}
+
+    heads = mapping("shown_heads")
+    for attr, flag in heads.items():
+        known(flag, ("shown_heads", attr))
+    groups = tuple(tuple(n for n in group if known(n, ("groups", i))) for i, group in enumerate(section.get("groups") or ()))
+    hidden = Hidden(order=names("order"), contents=names("contents"), shown_heads=heads,
+                    private=names("private"), tails=mapping("tails"), groups=groups)
+    return hidden, errors
