@@ -59,3 +59,14 @@ def test_yaml_examples_load(line, text):
 
 def test_examples_were_found():
     assert len(_blocks("effect")) >= 10 and len(_blocks("yaml")) >= 6
+
+
+def test_architecture_module_map_is_current():
+    """docs/architecture.md's module map is generated from the code (docs/gen_architecture.py)."""
+    spec = importlib.util.spec_from_file_location("gen_architecture", DOCS / "gen_architecture.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    page = DOCS / "architecture.md"
+    text = page.read_text(encoding="utf-8")
+    assert module.render(text) == text, "run: python docs/gen_architecture.py"
+    assert "`interpreter/game.py`" in text and "Imports nothing of the package" in text  # dsl/ is the bottom layer
