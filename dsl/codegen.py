@@ -34,7 +34,7 @@ _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _TEMPORARY = re.compile(r"t(\d+)\Z")  # the writer's temporaries (see tmp)
 _OPS = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">=", "+": "+", "-": "-",
         "//": "//", "%": "%"}
-_HELPERS = {"isinstance": isinstance, "dict": dict, "bool": bool, "KeyError": KeyError,
+_HELPERS = {"isinstance": isinstance, "type": type, "dict": dict, "bool": bool, "KeyError": KeyError,
             "TypeError": TypeError, "Exception": Exception, "len": len, "max": max, "min": min,
             "sum": sum, "any": any, "all": all, "abs": abs, "list": list, "range": range,
             "_check_sequence": check_sequence, "_mul": multiply,
@@ -321,6 +321,10 @@ class _Writer:
         self.emit(f"{size} = {bounds[1]} - {bounds[0]}")
         self.emit(f"if {size} > rt.limits.sequence:")
         self.emit(f"    _check_sequence(rt.limits, {size}, 'a range')")
+        self.emit(f"if {size} > 0:")  # one unit of work per item made, as builtins.range_
+        self.emit(f"    meter.left -= {size}")
+        self.emit("    if meter.left < meter.next_check:")
+        self.emit("        meter.check()")
         self.emit(f"{out} = list(range({bounds[0]}, {bounds[1]}))")
         return out
 
@@ -364,6 +368,10 @@ class _Writer:
         item = self.expr(item_tree, names)
         box = self.consumed(box_tree, names)
         out = self.tmp()
+        self.emit(f"if type({box}) is list:")  # one unit of work per item searched (limits.py)
+        self.emit(f"    meter.left -= len({box})")
+        self.emit("    if meter.left < meter.next_check:")
+        self.emit("        meter.check()")
         self.emit(f"{out} = {item} {op} {box}")
         return out
 
@@ -397,13 +405,11 @@ class _Writer:
         out = self.tmp()
         parts = list(tree.children)  # each only tested, or made true/false at the end
         self.emit(f"{out} = {self.test(parts[0], names)}")
-        opened = 0
-        for part in parts[1:]:
+        for part in parts[1:]:  # one flat `if` per term (once decided, every later test fails)
             self.emit(f"if {'not ' if negate else ''}{out}:")
             self.depth += 1
-            opened += 1
             self.emit(f"{out} = {self.test(part, names)}")
-        self.depth -= opened
+            self.depth -= 1
         if not truth:
             self.emit(f"{out} = bool({out})")
         return out
@@ -476,7 +482,11 @@ def generate(compiler, tree: Tree, scope_names: set[str]):
     body = "\n".join(writer.lines)
     source = f"def _expr(rt, env):\n    ent, meter = rt.ent, rt.meter\n{body}\n    return {result}\n"
     namespace = dict(_HELPERS, **constants(writer))
-    exec(cache.code(source, "<speciation expression>"), namespace)
+    try:
+        code = cache.code(source, "<speciation expression>")
+    except (SyntaxError, RecursionError):  # nested past Python's limits: the closure is kept
+        return None
+    exec(code, namespace)
     fn = namespace["_expr"]
     fn.source = source  # for tests and debugging
     fn.tree = tree  # a rule function's body is generated again with its parameters as locals
