@@ -47,6 +47,8 @@ def quick(writer, tree, names: dict[str, str], var: str, truth: bool = False) ->
             op = "is" if op == "==" else "is not"
         return f"({left} {op} {right})"
     if kind in ("in_op", "not_in_op"):
+        if not (isinstance(parts[-1], Tree) and parts[-1].data == "list_lit"):
+            return None  # searching a list made elsewhere costs work per item (see _membership)
         item, box = quick(writer, parts[0], names, var), quick(writer, parts[-1], names, var)
         op = "in" if kind == "in_op" else "not in"
         return None if item is None or box is None else f"({item} {op} {box})"

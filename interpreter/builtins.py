@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from operator import neg
 from typing import Any, Callable
 
-from .limits import check_sequence, check_text
+from .limits import charge_units, check_sequence, check_text
 
 
 @dataclass(frozen=True)
@@ -146,6 +146,8 @@ def range_(rt, start, stop=None):
     """`range(n)` is 0..n-1; `range(a, b)` is a..b-1. `range(1, 4) == [1, 2, 3]`"""
     low, high = (0, start) if stop is None else (start, stop)
     check_sequence(rt.limits, high - low, "a range")
+    if high - low > 0:
+        charge_units(rt, high - low)  # one unit per item made (limits.py)
     return list(range(low, high))
 
 
@@ -296,18 +298,24 @@ def label(rt, value):
 @verb(2, target=True)
 def append(rt, items, value):
     """`append(xs, v)`: put v at the end of the list xs (a place such as `game.bag`)."""
+    if len(items) >= rt.limits.sequence:
+        check_sequence(rt.limits, len(items) + 1, "a list")
     items.append(value)
 
 
 @verb(3, target=True)
 def insert(rt, items, position, value):
     """`insert(xs, i, v)`: put v into the list xs at position i (0 is the front)."""
+    if len(items) >= rt.limits.sequence:
+        check_sequence(rt.limits, len(items) + 1, "a list")
     items.insert(position, value)
 
 
 @verb(2, target=True)
 def extend(rt, items, values):
     """`extend(xs, ys)`: put every item of ys at the end of the list xs."""
+    check_sequence(rt.limits, len(items) + len(values), "a list")
+    charge_units(rt, len(values))  # one unit of work per item added (limits.py)
     items.extend(values)
 
 

@@ -128,3 +128,11 @@ def charge(rt, items) -> None:
     meter.left -= len(items)
     if meter.left < meter.next_check:
         meter.check()
+
+
+def charge_units(rt, units: int) -> None:
+    """Work of *units* items (a range made, a list searched) paid at once."""
+    meter = rt.meter
+    meter.left -= units
+    if meter.left < meter.next_check:
+        meter.check()
