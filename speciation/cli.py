@@ -166,14 +166,12 @@ def cmd_play(args: argparse.Namespace) -> int:
         session.play()
     except QuitGame:
         print("game stopped")
-        _save(game, args.save)
-        return 0
+        return _save(game, args.save)
     except SpeciationError as error:
         _err(f"error: {error}")
         return 1
     code = _print_result(game)
-    _save(game, args.save)
-    return code
+    return _save(game, args.save) or code
 
 
 def _resume(path: str, lang: str | None) -> Game | None:
@@ -206,16 +204,25 @@ def _print_result(game: Game) -> int:
     return 0
 
 
-def _save(game: Game | None, path: str | None) -> None:
+def _save(game: Game | None, path: str | None) -> int:
+    """Write the game to *path*; 2 (after one line saying why) if it cannot be saved."""
     if game is None or not path:
-        return
+        return 0
     try:
         text = game.to_json()
     except SpeciationError as error:  # a state JSON cannot keep: say so, write nothing
         _err(f"error: {error}")
-        return
-    Path(path).write_text(text, encoding="utf-8")
+        return 2
+    except (ValueError, TypeError, RecursionError) as exc:  # a bug, but no traceback for the player
+        _err(f"error: cannot save the game: {type(exc).__name__}: {exc}")
+        return 2
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        _err(f"error: cannot write {path}: {exc.strerror or exc}")
+        return 2
     print(f"saved to {path}")
+    return 0
 
 
 # ---- simulate ----------------------------------------------------------------------
@@ -229,7 +236,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                        max_actions=args.max_actions, lang=args.lang, workers=args.workers)
     print(summary.format())
     if args.json:
-        Path(args.json).write_text(json.dumps(summary.to_dict(), indent=1), encoding="utf-8")
+        try:
+            Path(args.json).write_text(json.dumps(summary.to_dict(), indent=1), encoding="utf-8")
+        except OSError as exc:
+            _err(f"error: cannot write {args.json}: {exc.strerror or exc}")
+            return 2
     return 1 if summary.failed else 0
 
 
