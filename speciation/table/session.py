@@ -11,7 +11,8 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..agents import make_agents
+from ..agents import SeatView, make_agents
+from ..agents.base import AGENT_NAMES
 from ..dsl.errors import IllegalActionError, ReplayError, SaveFileError, SpeciationError
 from ..dsl.ruleset import load_ruleset
 from ..interpreter.game import Game
@@ -23,10 +24,7 @@ HUMAN = "human"
 
 def agent_names() -> list[str]:
     """The agent names a seat may take (besides a person)."""
-    from .. import agents
-    from ..agents import base
-    names = getattr(agents, "AGENT_NAMES", None) or getattr(base, "AGENT_NAMES", None) or ("random",)
-    return [n for n in names if n != HUMAN]
+    return [n for n in AGENT_NAMES if n != HUMAN]
 
 
 def _agent_for(name: str, players: int, seat: int, seed: int):
@@ -37,10 +35,6 @@ def _agent_for(name: str, players: int, seat: int, seed: int):
 
 def _agent_input(game: Game, seat: int):
     """What an agent is handed: the seat's handle where the agents package has one."""
-    try:
-        from ..agents import SeatView
-    except ImportError:
-        return game
     return SeatView(game, seat)
 
 
