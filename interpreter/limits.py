@@ -2,11 +2,12 @@
 
 Rule files are untrusted input (players share mods), so a run is bounded by *work*,
 not by frames: every frame the machine steps through, every rule-function body it
-evaluates and every item a comprehension or a builtin walks costs one unit of a
-budget that is refilled at each decision. Sizes are bounded where values are made
-(``range``, ``repeat``, ``*``, text built by ``format``/``log``, numbers stored by
-``let`` or assignment), nesting by the depth of the frame stack and of rule-function
-calls, and time is looked at every few thousand units of work. Breaking a budget is a
+evaluates and every item a comprehension walks, a ``range`` makes, ``in`` searches in a
+list or ``extend`` adds costs one unit of a budget that is refilled at each decision.
+Sizes are bounded where values are made (``range``, ``repeat``, ``*``, text built by
+``format``/``log``, numbers and lists stored by ``let``, assignment or ``+=``, lists grown
+by ``append``, ``insert``, ``extend``), nesting by the depth of the frame stack and of
+rule-function calls, and time is looked at every few thousand units of work. Breaking a budget is a
 :class:`RuleRuntimeError` at the rule's position, never a hang or a memory blow-up.
 """
 from __future__ import annotations
