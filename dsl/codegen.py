@@ -26,7 +26,7 @@ from lark import Token, Tree
 from ..interpreter import builtins
 from ..interpreter.builtins import FUNCTIONS
 from ..interpreter.errors import note_function
-from ..interpreter.limits import check_sequence, multiply
+from ..interpreter.limits import SEARCHED, check_sequence, multiply
 from . import cache
 
 ENABLED = os.environ.get("SPECIATION_CODEGEN", "1") != "0"
@@ -34,7 +34,7 @@ _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _TEMPORARY = re.compile(r"t(\d+)\Z")  # the writer's temporaries (see tmp)
 _OPS = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">=", "+": "+", "-": "-",
         "//": "//", "%": "%"}
-_HELPERS = {"isinstance": isinstance, "type": type, "dict": dict, "bool": bool, "KeyError": KeyError,
+_HELPERS = {"isinstance": isinstance, "dict": dict, "bool": bool, "KeyError": KeyError,
             "TypeError": TypeError, "Exception": Exception, "len": len, "max": max, "min": min,
             "sum": sum, "any": any, "all": all, "abs": abs, "list": list, "range": range,
             "_check_sequence": check_sequence, "_mul": multiply,
@@ -174,8 +174,14 @@ class _Writer:
         self.charge(f"len({source})")  # one unit of work per item, as limits.charge
         mark = len(self.lines)
         self.depth += 1  # (the reads of rule-local names it needs: in the try below)
+        self.searched = []  # lists the same for every item that quick's code searches with `in`
         elt = quick(self, elt_tree, inner, var)
         keep = quick(self, cond_tree, inner, var, truth=True) if cond_tree is not None else ""
+        for box in self.searched:  # at most one search of each per item: paid before
+            self.emit(f"if {box}.__class__ is list and len({box}) > {SEARCHED}:")
+            self.emit(f"    meter.left -= len({box}) * len({source})")
+            self.emit("    if meter.left < meter.next_check:")
+            self.emit("        meter.check()")
         self.depth -= 1
         reads = self.lines[mark:]
         del self.lines[mark:]
@@ -368,10 +374,12 @@ class _Writer:
         item = self.expr(item_tree, names)
         box = self.consumed(box_tree, names)
         out = self.tmp()
-        self.emit(f"if type({box}) is list:")  # one unit of work per item searched (limits.py)
-        self.emit(f"    meter.left -= len({box})")
-        self.emit("    if meter.left < meter.next_check:")
-        self.emit("        meter.check()")
+        if self.loops:  # for each item of a comprehension, searching a long list costs one unit
+            # of work per item (limits.SEARCHED; elsewhere each search is one per unit charged)
+            self.emit(f"if {box}.__class__ is list and len({box}) > {SEARCHED}:")
+            self.emit(f"    meter.left -= len({box})")
+            self.emit("    if meter.left < meter.next_check:")
+            self.emit("        meter.check()")
         self.emit(f"{out} = {item} {op} {box}")
         return out
 

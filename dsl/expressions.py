@@ -14,7 +14,7 @@ from typing import Any, Iterable
 from lark import Token, Tree
 
 from ..interpreter.builtins import FUNCTIONS, VERBS
-from ..interpreter.limits import charge, multiply
+from ..interpreter.limits import SEARCHED, charge, multiply
 from . import graph as g
 from .codegen import generate
 from .errors import CompileError, Span, did_you_mean
@@ -355,8 +355,8 @@ def _string(token: Token) -> str:
 
 
 def _search(rt: Any, item: Any, box: Any) -> bool:
-    """``item in box``; searching a list costs one unit of work per item (limits.py)."""
-    if type(box) is list:
+    """``item in box``; searching a long list costs one unit of work per item (limits.SEARCHED)."""
+    if box.__class__ is list and len(box) > SEARCHED:
         charge(rt, box)
     return item in box
 

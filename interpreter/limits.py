@@ -3,7 +3,7 @@
 Rule files are untrusted input (players share mods), so a run is bounded by *work*,
 not by frames: every frame the machine steps through, every rule-function body it
 evaluates and every item a comprehension walks, a ``range`` makes, ``in`` searches in a
-list or ``extend`` adds costs one unit of a budget that is refilled at each decision.
+long list or ``extend`` adds costs one unit of a budget that is refilled at each decision.
 Sizes are bounded where values are made (``range``, ``repeat``, ``*``, text built by
 ``format``/``log``, numbers and lists stored by ``let``, assignment or ``+=``, lists grown
 by ``append``, ``insert``, ``extend``), nesting by the depth of the frame stack and of
@@ -95,6 +95,7 @@ def check_text(limits: Limits, text: str) -> str:
 
 
 SMALL = 10 ** 6  # a number this small is within any bound of more than 6 digits
+SEARCHED = 256  # `in` on a list longer than this pays one unit of work per item (shorter: nothing)
 
 
 def check_value(limits: Limits, value):

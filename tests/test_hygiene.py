@@ -84,6 +84,7 @@ def test_deeply_nested_loops_and_comprehensions_run(tmp_path, both_paths):
     "let xs = [i for i in range(1000000) if len(range(1000000)) == 0]",
     "let r = range(100000)\nlet xs = [i for i in r if i + 100000 in r]",
     "let r = range(100000)\nlet xs = [i for i in r if not (i + 100000 not in r)]",
+    "let r = range(100000)\nlet xs = [i for i in r if i in r]",
     "let xs = [[[k for k in range(1000)] for j in range(1000)] for i in range(1000)]",
 ])
 def test_a_runaway_comprehension_is_stopped_by_the_work_budget(tmp_path, both_paths, body):
