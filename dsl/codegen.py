@@ -178,10 +178,7 @@ class _Writer:
         elt = quick(self, elt_tree, inner, var)
         keep = quick(self, cond_tree, inner, var, truth=True) if cond_tree is not None else ""
         for box in self.searched:  # at most one search of each per item: paid before
-            self.emit(f"if {box}.__class__ is list and len({box}) > {SEARCHED}:")
-            self.emit(f"    meter.left -= len({box}) * len({source})")
-            self.emit("    if meter.left < meter.next_check:")
-            self.emit("        meter.check()")
+            self.charge(f"len({box}) * len({source})", f"{box}.__class__ is list and len({box}) > {SEARCHED}")
         self.depth -= 1
         reads = self.lines[mark:]
         del self.lines[mark:]
@@ -212,10 +209,14 @@ class _Writer:
             self.depth -= 1
         return out
 
-    def charge(self, units: str = "1") -> None:
-        self.emit(f"meter.left -= {units}")
-        self.emit("if meter.left < meter.next_check:")
-        self.emit("    meter.check()")
+    def charge(self, units: str = "1", when: str = "") -> None:
+        """Pay *units* of work (only *when* it holds, if given)."""
+        if when:
+            self.emit(f"if {when}:")
+        prefix = "    " if when else ""
+        self.emit(f"{prefix}meter.left -= {units}")
+        self.emit(f"{prefix}if meter.left < meter.next_check:")
+        self.emit(f"{prefix}    meter.check()")
 
     def fetch(self, local: str) -> None:
         """Look up once the record of the entity a local names (None if it names none):
@@ -327,10 +328,7 @@ class _Writer:
         self.emit(f"{size} = {bounds[1]} - {bounds[0]}")
         self.emit(f"if {size} > rt.limits.sequence:")
         self.emit(f"    _check_sequence(rt.limits, {size}, 'a range')")
-        self.emit(f"if {size} > 0:")  # one unit of work per item made, as builtins.range_
-        self.emit(f"    meter.left -= {size}")
-        self.emit("    if meter.left < meter.next_check:")
-        self.emit("        meter.check()")
+        self.charge(size, f"{size} > 0")  # one unit of work per item made, as builtins.range_
         self.emit(f"{out} = list(range({bounds[0]}, {bounds[1]}))")
         return out
 
@@ -374,12 +372,8 @@ class _Writer:
         item = self.expr(item_tree, names)
         box = self.consumed(box_tree, names)
         out = self.tmp()
-        if self.loops:  # for each item of a comprehension, searching a long list costs one unit
-            # of work per item (limits.SEARCHED; elsewhere each search is one per unit charged)
-            self.emit(f"if {box}.__class__ is list and len({box}) > {SEARCHED}:")
-            self.emit(f"    meter.left -= len({box})")
-            self.emit("    if meter.left < meter.next_check:")
-            self.emit("        meter.check()")
+        if self.loops:  # in a comprehension, a long list searched pays per item (limits.SEARCHED)
+            self.charge(f"len({box})", f"{box}.__class__ is list and len({box}) > {SEARCHED}")
         self.emit(f"{out} = {item} {op} {box}")
         return out
 
