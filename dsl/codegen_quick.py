@@ -50,8 +50,10 @@ def quick(writer, tree, names: dict[str, str], var: str, truth: bool = False) ->
         # searching a list costs work per item (see _Writer._membership): a list literal is
         # short, a name's list is the same for each item (paid before the loop), others
         # (an attribute of the item) take the writer's loop
-        invariant = isinstance(parts[-1], Tree) and parts[-1].data == "name" and names.get(str(parts[-1].children[0])) != var
-        if not (isinstance(parts[-1], Tree) and parts[-1].data == "list_lit" or invariant):
+        box_tree = parts[-1]
+        invariant = isinstance(box_tree, Tree) and box_tree.data == "name" \
+            and names.get(str(box_tree.children[0])) != var
+        if not (isinstance(box_tree, Tree) and box_tree.data == "list_lit" or invariant):
             return None
         item, box = quick(writer, parts[0], names, var), quick(writer, parts[-1], names, var)
         if invariant and box is not None:

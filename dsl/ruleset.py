@@ -15,7 +15,7 @@ from ..interpreter.board import HexGrid, cell_id
 from . import cache
 from . import graph as g
 from .compiler import Compiler, compile_expression_text
-from .errors import RuleErrors, SchemaError, Span, did_you_mean, reset_suggestions
+from .errors import RuleErrors, SchemaError, Span, did_you_mean
 from .layers import SIGNATURE, Definitions, _plain, find_ruleset
 from .presentation import check_presentation
 from .layers import available_rulesets, slug, variant_files  # noqa: F401  (public here too)
@@ -99,7 +99,6 @@ class Ruleset:
 def load_ruleset(name_or_path: str, variants: list[str] | tuple = (), mods: list[str] | tuple = ()) -> Ruleset:
     """Load, check and compile a ruleset; raises :class:`RuleErrors` with every problem."""
     root = find_ruleset(name_or_path)
-    reset_suggestions()  # (did_you_mean's budget, per load)
     ruleset = _Builder().build(root, list(variants), list(mods))
     generate_statements(ruleset)
     ruleset.source = str(root.resolve()) if Path(name_or_path).exists() else str(name_or_path)
