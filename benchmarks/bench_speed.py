@@ -24,8 +24,6 @@ import tempfile
 import time
 
 from speciation import Game, load_ruleset
-from speciation.dsl.errors import Span
-from speciation.interpreter import game as game_module
 
 import hand_written
 

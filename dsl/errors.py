@@ -131,7 +131,11 @@ def did_you_mean(word: str, candidates: Iterable[str]) -> str:
     """A 'did you mean' hint, or '' when nothing is close. Fast on long lists of
     candidates (thousands of unknown names among thousands of known ones): only the
     candidates sharing the most letter pairs with *word* are compared in full."""
+    global _considered
+    if _considered > SUGGESTION_BUDGET:
+        return ""
     names = candidates if isinstance(candidates, list) else list(candidates)
+    _considered += len(names)
     if len(names) > _SHORTLIST:
         names = _shortlist(str(word), names)
     close = get_close_matches(str(word), names, n=3, cutoff=0.6)
@@ -142,6 +146,18 @@ def did_you_mean(word: str, candidates: Iterable[str]) -> str:
 
 _SHORTLIST = 60
 _INDEXES: dict[tuple[str, ...], dict[str, list[int]]] = {}
+# Candidates looked through since the last reset_suggestions(): past this many, no more
+# suggestions, so that a file with thousands of unknown names, each with its own long list
+# (a scope growing with each 'let'), is reported in seconds. A ruleset with a few hundred
+# mistakes stays far below it.
+SUGGESTION_BUDGET = 1_000_000
+_considered = 0
+
+
+def reset_suggestions() -> None:
+    """Refill did_you_mean's budget (each load of a ruleset starts with a full one)."""
+    global _considered
+    _considered = 0
 
 
 def _pairs(text: str) -> set[str]:

@@ -17,7 +17,7 @@ from typing import Any
 
 from . import cache
 from . import mods as mods_
-from .errors import CompileError, LoadError, RuleError, RuleErrors, SchemaError, Span, did_you_mean
+from .errors import CompileError, LoadError, RuleError, RuleErrors, SchemaError, Span, did_you_mean, reset_suggestions
 from .loader import Node, load_file
 from .schema import check, kind_of
 
@@ -161,6 +161,7 @@ class Definitions:
 
     def build(self, root: Path, variants: list[str], mods: list[str]) -> Any:
         """Collect every layer, then compile (see the subclass in :mod:`.ruleset`)."""
+        reset_suggestions()  # each load (or language-server check) has its own did-you-mean budget
         chain = _chain(root)
         for directory in reversed(chain):
             self.layer += 1

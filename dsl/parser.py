@@ -5,6 +5,7 @@ the position in the rule file where the effect text starts.
 """
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from importlib import resources
 
@@ -103,6 +104,41 @@ def _check_limits(tree: Tree, origin: Span) -> None:
             elif isinstance(child, Token) and child.type == "NUMBER" and len(child.value) > MAX_DIGITS:
                 raise ParseError(f"number with more than {MAX_DIGITS} digits",
                                  origin.shifted(child.line or 1, child.column or 1))
+            elif isinstance(child, Token) and child.type == "STRING" and "\\" in child.value:
+                _check_escapes(child, origin)
+
+
+# one escape sequence in a quoted text, as Python's unicode_escape reads it
+_ESCAPE = re.compile(r"\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{[^}]*\}|.)", re.S)
+
+
+def _decode(body: str) -> str:
+    """The text a quoted string's body (between its quotes) stands for; the same decoding
+    as the expression compiler's (latin-1 + backslashreplace keeps non-ASCII letters)."""
+    return body.encode("latin-1", "backslashreplace").decode("unicode_escape")
+
+
+def _check_escapes(token: Token, origin: Span) -> None:
+    """Refuse a quoted text with an escape that means nothing (\\x without two hex digits,
+    \\N{...} naming no character, ...), pointing at the escape."""
+    body = token.value[1:-1]
+    try:
+        _decode(body)
+        return
+    except UnicodeDecodeError:
+        pass
+    bad = next((m for m in _ESCAPE.finditer(body) if not _decodes(m[0])), None)
+    offset, shown = (bad.start(), bad[0][:12]) if bad is not None else (0, body[:12])
+    span = origin.shifted(token.line or 1, (token.column or 1) + 1 + offset)
+    raise ParseError(f"bad escape {shown} in a quoted text", span, "write \\\\ for a backslash")
+
+
+def _decodes(escape: str) -> bool:
+    try:
+        _decode(escape)
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _friendly(exc: UnexpectedInput, source: str, origin: Span) -> ParseError:

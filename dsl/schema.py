@@ -18,8 +18,6 @@ from referencing import Registry, Resource
 from .errors import SchemaError, Span, did_you_mean
 from .loader import Node, NodeList
 
-KINDS = ("manifest", "card", "variant", "mod", "rules", "scenario")
-
 
 def _schema(name: str) -> dict:
     return json.loads(resources.files(__package__).joinpath(f"schemas/{name}.json").read_text())

@@ -13,7 +13,7 @@ from operator import neg
 from typing import Any, Callable
 
 from ..dsl import signatures
-from .limits import check_sequence, check_text
+from .limits import charge_units, check_sequence, check_text
 
 
 @dataclass(frozen=True)
@@ -126,6 +126,8 @@ def order_by_desc(rt, items, keys):
 def range_(rt, start, stop=None):
     low, high = (0, start) if stop is None else (start, stop)
     check_sequence(rt.limits, high - low, "a range")
+    if high - low > 0:
+        charge_units(rt, high - low)  # one unit per item made (limits.py)
     return list(range(low, high))
 
 
@@ -254,16 +256,22 @@ def label(rt, value):
 
 @verb
 def append(rt, items, value):
+    if len(items) >= rt.limits.sequence:
+        check_sequence(rt.limits, len(items) + 1, "a list")
     items.append(value)
 
 
 @verb
 def insert(rt, items, position, value):
+    if len(items) >= rt.limits.sequence:
+        check_sequence(rt.limits, len(items) + 1, "a list")
     items.insert(position, value)
 
 
 @verb
 def extend(rt, items, values):
+    check_sequence(rt.limits, len(items) + len(values), "a list")
+    charge_units(rt, len(values))  # one unit of work per item added (limits.py)
     items.extend(values)
 
 

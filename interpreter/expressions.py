@@ -9,6 +9,7 @@ what they checked to Python code, and these closures stay the reference semantic
 from __future__ import annotations
 
 import operator
+import itertools
 from typing import Any, Iterable
 
 from lark import Token, Tree
@@ -17,7 +18,7 @@ from ..dsl import graph as g
 from ..dsl.errors import CompileError, Span, did_you_mean
 from ..dsl.walker import EXPRESSION_KINDS, TreeWalker
 from .builtins import FUNCTIONS, VERBS
-from .limits import charge, multiply
+from .limits import SEARCHED, charge, multiply
 
 _BINARY = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
            ">": operator.gt, ">=": operator.ge, "+": operator.add, "-": operator.sub,
@@ -95,7 +96,7 @@ class ExpressionCompiler(TreeWalker):
         if name in self.constants:
             value = self.constants[name]
             return lambda rt, env: value
-        hint = did_you_mean(name, list(scope.names) + list(self.constants))
+        hint = did_you_mean(name, itertools.chain(scope.names, self.constants))  # (a list only if it is used)
         self.error(f"unknown name '{name}'", scope.span(tree), hint)
         return lambda rt, env: None
 
@@ -218,11 +219,11 @@ class ExpressionCompiler(TreeWalker):
 
     def e_in_op(self, tree: Tree, scope: Scope) -> g.Expr:
         item, box = self.expr(tree.children[0], scope), self.expr(tree.children[1], scope)
-        return lambda rt, env: item(rt, env) in box(rt, env)
+        return lambda rt, env: _search(rt, item(rt, env), box(rt, env))
 
     def e_not_in_op(self, tree: Tree, scope: Scope) -> g.Expr:
         item, box = self.expr(tree.children[0], scope), self.expr(tree.children[2], scope)
-        return lambda rt, env: item(rt, env) not in box(rt, env)
+        return lambda rt, env: not _search(rt, item(rt, env), box(rt, env))
 
     def e_cond_expr(self, tree: Tree, scope: Scope) -> g.Expr:
         then, test, other = (self.expr(c, scope) for c in tree.children)
@@ -237,6 +238,15 @@ class ExpressionCompiler(TreeWalker):
     def _connective(self, tree: Tree, scope: Scope, join: Any) -> g.Expr:
         """a or b or c / a and b and c, short-circuiting, as nested closures."""
         parts = [self.expr(c, scope) for c in tree.children]
+        if len(parts) > _NESTED_TERMS:  # a long chain as a loop (nested closures would recurse)
+            stop = tree.data == "or_expr"  # the truth that decides an or (an and: falsity)
+
+            def chain(rt, env):
+                for part in parts:
+                    if bool(part(rt, env)) is stop:
+                        return stop
+                return not stop
+            return chain
         result = parts[-1]
         for part in reversed(parts[:-1]):
             result = join(part, result)
@@ -331,6 +341,7 @@ class ExpressionCompiler(TreeWalker):
 
 
 _NO = object()
+_NESTED_TERMS = 16  # an and/or chain of more terms is run as a loop
 
 
 def _constant(tree: Any) -> Any:
@@ -348,6 +359,13 @@ def string_literal(token: Token) -> str:
         return body
     # latin-1 + backslashreplace keeps non-ASCII letters intact through unicode_escape
     return body.encode("latin-1", "backslashreplace").decode("unicode_escape")
+
+
+def _search(rt: Any, item: Any, box: Any) -> bool:
+    """``item in box``; searching a long list costs one unit of work per item (limits.SEARCHED)."""
+    if box.__class__ is list and len(box) > SEARCHED:
+        charge(rt, box)
+    return item in box
 
 
 def own(value: Any) -> Any:

@@ -2,11 +2,12 @@
 
 Rule files are untrusted input (players share mods), so a run is bounded by *work*,
 not by frames: every frame the machine steps through, every rule-function body it
-evaluates and every item a comprehension or a builtin walks costs one unit of a
-budget that is refilled at each decision. Sizes are bounded where values are made
-(``range``, ``repeat``, ``*``, text built by ``format``/``log``, numbers stored by
-``let`` or assignment), nesting by the depth of the frame stack and of rule-function
-calls, and time is looked at every few thousand units of work. Breaking a budget is a
+evaluates and every item a comprehension walks, a ``range`` makes, ``in`` searches in a
+long list or ``extend`` adds costs one unit of a budget that is refilled at each decision.
+Sizes are bounded where values are made (``range``, ``repeat``, ``*``, text built by
+``format``/``log``, numbers and lists stored by ``let``, assignment or ``+=``, lists grown
+by ``append``, ``insert``, ``extend``), nesting by the depth of the frame stack and of
+rule-function calls, and time is looked at every few thousand units of work. Breaking a budget is a
 :class:`RuleRuntimeError` at the rule's position, never a hang or a memory blow-up.
 """
 from __future__ import annotations
@@ -94,6 +95,7 @@ def check_text(limits: Limits, text: str) -> str:
 
 
 SMALL = 10 ** 6  # a number this small is within any bound of more than 6 digits
+SEARCHED = 256  # `in` on a list longer than this pays one unit of work per item (shorter: nothing)
 
 
 def check_value(limits: Limits, value):
@@ -126,5 +128,13 @@ def charge(rt, items) -> None:
     """A comprehension or builtin about to walk *items* pays one unit of work per item."""
     meter = rt.meter
     meter.left -= len(items)
+    if meter.left < meter.next_check:
+        meter.check()
+
+
+def charge_units(rt, units: int) -> None:
+    """Work of *units* items (a range made, a list searched) paid at once."""
+    meter = rt.meter
+    meter.left -= units
     if meter.left < meter.next_check:
         meter.check()

@@ -18,7 +18,7 @@ hidden comes only from the ruleset's ``hidden`` section, parsed once at load int
 Never in a view: the seed, the random generator and the scripted chance (from them a seat
 could rebuild every hidden fact and the future), the machine's stack (it holds the local
 names of rules paused mid-way), the step counter, another seat's private log lines, and
-another seat's pending options and their labels.
+another seat's pending options.
 """
 from __future__ import annotations
 
@@ -54,8 +54,6 @@ def view(game, player: int) -> dict:
         pending["id"] = game.decision_id
         if game.player_of(pending["actor"]) != player:
             pending["options"] = ["?"] * len(pending["options"])
-            if pending.get("labels") is not None:
-                pending["labels"] = ["?"] * len(pending["labels"])
     return state
 
 

@@ -27,6 +27,7 @@ from ...dsl.walker import EXPRESSION_KINDS, TreeWalker
 from .. import builtins
 from ..builtins import FUNCTIONS
 from ..expressions import string_literal
+from ..limits import SEARCHED
 from . import writer
 from .quick import quick
 from .writer import HELPERS, RELATIONS, Unsupported, constants, ident
@@ -160,8 +161,11 @@ class ExpressionWriter(TreeWalker):
         self.charge(f"len({source})")  # one unit of work per item, as limits.charge
         mark = len(self.lines)
         self.depth += 1  # (the reads of rule-local names it needs: in the try below)
+        self.searched = []  # lists the same for every item that quick's code searches with `in`
         elt = quick(self, elt_tree, inner, var)
         keep = quick(self, cond_tree, inner, var, truth=True) if cond_tree is not None else ""
+        for box in self.searched:  # at most one search of each per item: paid before
+            self.charge(f"len({box}) * len({source})", f"{box}.__class__ is list and len({box}) > {SEARCHED}")
         self.depth -= 1
         reads = self.lines[mark:]
         del self.lines[mark:]
@@ -192,10 +196,14 @@ class ExpressionWriter(TreeWalker):
             self.depth -= 1
         return out
 
-    def charge(self, units: str = "1") -> None:
-        self.emit(f"meter.left -= {units}")
-        self.emit("if meter.left < meter.next_check:")
-        self.emit("    meter.check()")
+    def charge(self, units: str = "1", when: str = "") -> None:
+        """Pay *units* of work (only *when* it holds, if given)."""
+        if when:
+            self.emit(f"if {when}:")
+        prefix = "    " if when else ""
+        self.emit(f"{prefix}meter.left -= {units}")
+        self.emit(f"{prefix}if meter.left < meter.next_check:")
+        self.emit(f"{prefix}    meter.check()")
 
     def fetch(self, local: str) -> None:
         """Look up once the record of the entity a local names (None if it names none):
@@ -307,6 +315,7 @@ class ExpressionWriter(TreeWalker):
         self.emit(f"{size} = {bounds[1]} - {bounds[0]}")
         self.emit(f"if {size} > rt.limits.sequence:")
         self.emit(f"    _check_sequence(rt.limits, {size}, 'a range')")
+        self.charge(size, f"{size} > 0")  # one unit of work per item made, as builtins.range_
         self.emit(f"{out} = list(range({bounds[0]}, {bounds[1]}))")
         return out
 
@@ -350,6 +359,8 @@ class ExpressionWriter(TreeWalker):
         item = self.expr(item_tree, names)
         box = self.consumed(box_tree, names)
         out = self.tmp()
+        if self.loops:  # in a comprehension, a long list searched pays per item (limits.SEARCHED)
+            self.charge(f"len({box})", f"{box}.__class__ is list and len({box}) > {SEARCHED}")
         self.emit(f"{out} = {item} {op} {box}")
         return out
 
@@ -383,13 +394,11 @@ class ExpressionWriter(TreeWalker):
         out = self.tmp()
         parts = list(tree.children)  # each only tested, or made true/false at the end
         self.emit(f"{out} = {self.test(parts[0], names)}")
-        opened = 0
-        for part in parts[1:]:
+        for part in parts[1:]:  # one flat `if` per term (once decided, every later test fails)
             self.emit(f"if {'not ' if negate else ''}{out}:")
             self.depth += 1
-            opened += 1
             self.emit(f"{out} = {self.test(part, names)}")
-        self.depth -= opened
+            self.depth -= 1
         if not truth:
             self.emit(f"{out} = bool({out})")
         return out
@@ -457,7 +466,11 @@ def generate(compiler, tree: Tree, scope_names: set[str]):
     body = "\n".join(lowering.lines)
     source = f"def _expr(rt, env):\n    ent, meter = rt.ent, rt.meter\n{body}\n    return {result}\n"
     namespace = dict(HELPERS, **constants(lowering))
-    exec(cache.code(source, "<speciation expression>"), namespace)
+    try:
+        code = cache.code(source, "<speciation expression>")
+    except (SyntaxError, RecursionError):  # nested past Python's limits: the closure is kept
+        return None
+    exec(code, namespace)
     fn = namespace["_expr"]
     fn.source = source  # for tests and debugging
     fn.tree = tree  # a rule function's body is generated again with its parameters as locals

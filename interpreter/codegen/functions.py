@@ -186,7 +186,11 @@ def generate_function(compiler, function, tree: Tree, modifiers: list = ()):
                      PARAMS=tuple(function.params), MODS=tuple(modifiers), zip=zip,
                      STATS=[0, 0], MEASURE=MEASURE, _decide=_decide,
                      _note=note_function, _too_deep=_too_deep, Exception=Exception)
-    exec(cache.code(source, f"<rule function {function.name}>"), namespace)
+    try:
+        code = cache.code(source, f"<rule function {function.name}>")
+    except (SyntaxError, RecursionError):  # nested past Python's limits: the closure is kept
+        return None
+    exec(code, namespace)
     fast = namespace["_measure"]
     fast.source = source
     return fast

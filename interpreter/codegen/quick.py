@@ -47,7 +47,17 @@ def quick(writer, tree, names: dict[str, str], var: str, truth: bool = False) ->
             op = "is" if op == "==" else "is not"
         return f"({left} {op} {right})"
     if kind in ("in_op", "not_in_op"):
+        # searching a list costs work per item (see _Writer._membership): a list literal is
+        # short, a name's list is the same for each item (paid before the loop), others
+        # (an attribute of the item) take the writer's loop
+        box_tree = parts[-1]
+        invariant = isinstance(box_tree, Tree) and box_tree.data == "name" \
+            and names.get(str(box_tree.children[0])) != var
+        if not (isinstance(box_tree, Tree) and box_tree.data == "list_lit" or invariant):
+            return None
         item, box = quick(writer, parts[0], names, var), quick(writer, parts[-1], names, var)
+        if invariant and box is not None:
+            writer.searched.append(box)
         op = "in" if kind == "in_op" else "not in"
         return None if item is None or box is None else f"({item} {op} {box})"
     if kind == "not_op":

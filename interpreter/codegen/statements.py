@@ -334,7 +334,11 @@ def compile_code(writer: StatementWriter, template: str, name: str, **extra):
                      _SCALARS=frozenset({str, int, bool, type(None)}), reversed=reversed, _UNSET=_UNSET,
                      _forget=forget, _check_sequence=check_sequence, list=list, int=int, range=range,
                      str=str, len=len, Exception=Exception, **extra)
-    exec(cache.code(source, name), namespace)
+    try:
+        code = cache.code(source, name)
+    except (SyntaxError, RecursionError):  # nested past Python's limits: the machine runs it
+        return False
+    exec(code, namespace)
     run = namespace["_run"]
     run.source = source
     return run

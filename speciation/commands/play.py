@@ -63,14 +63,12 @@ def cmd_play(args: argparse.Namespace) -> int:
         outcome = session.play()
     except QuitGame:
         print("game stopped")
-        _save(game, args.save)
-        return 0
+        return _save(game, args.save)
     except SpeciationError as error:
         err(f"error: {error}")
         return 1
     code = _print_result(game, outcome)
-    _save(game, args.save)
-    return code
+    return _save(game, args.save) or code
 
 
 def _resume(path: str, lang: str | None) -> Game | None:
@@ -98,13 +96,22 @@ def _print_result(game: Game, outcome: GameOutcome) -> int:
     return 0
 
 
-def _save(game: Game | None, path: str | None) -> None:
+def _save(game: Game | None, path: str | None) -> int:
+    """Write the game to *path*; 2 (after one line saying why) if it cannot be saved."""
     if game is None or not path:
-        return
+        return 0
     try:
         text = save_json(game)
     except SpeciationError as error:  # a state JSON cannot keep: say so, write nothing
         err(f"error: {error}")
-        return
-    Path(path).write_text(text, encoding="utf-8")
+        return 2
+    except (ValueError, TypeError, RecursionError) as exc:  # a bug, but no traceback for the player
+        err(f"error: cannot save the game: {type(exc).__name__}: {exc}")
+        return 2
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        err(f"error: cannot write {path}: {exc.strerror or exc}")
+        return 2
     print(f"saved to {path}")
+    return 0

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from ..simulation import MAX_ACTIONS, simulate
-from .common import lang_option, positive, ruleset_and_players, ruleset_options, workers
+from .common import err, lang_option, positive, ruleset_and_players, ruleset_options, workers
 
 
 def register(commands) -> None:
@@ -37,5 +37,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                        max_actions=args.max_actions, lang=args.lang, workers=args.workers)
     print(summary.format())
     if args.json:
-        Path(args.json).write_text(json.dumps(summary.to_dict(), indent=1), encoding="utf-8")
+        try:
+            Path(args.json).write_text(json.dumps(summary.to_dict(), indent=1), encoding="utf-8")
+        except OSError as exc:
+            err(f"error: cannot write {args.json}: {exc.strerror or exc}")
+            return 2
     return 1 if summary.failed else 0

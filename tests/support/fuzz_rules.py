@@ -115,6 +115,10 @@ SPECIAL_FILES = {
     "infinity": b"tables:\n  t: {a: .inf}\n",
     "null byte": b"macros:\n  x: |\n    log(\"\x00\")\n",
     "huge file": b"# " + b"x" * (3 * 2 ** 20) + b"\n",
+    "bad escape in effect": b"macros:\n  x: |\n    log(\"\\x\")\n",
+    "long or chain": ("functions:\n  many(): \"" + " or ".join(["1 == 2"] * 1000) + "\"\n").encode(),
+    "many nested loops": ("macros:\n  loops(): |\n" + "".join("    " + "    " * i + f"for i{i} in [1]:\n"
+                                                          for i in range(30)) + "    " * 31 + "log(\"x\")\n").encode(),
 }
 
 

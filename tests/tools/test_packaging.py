@@ -36,8 +36,20 @@ def test_every_folder_with_code_or_data_is_a_declared_package():
 def test_license_is_an_spdx_string():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert isinstance(project["license"], str)
-    assert set(project["optional-dependencies"]) >= {"table", "ai", "lsp"}
-    assert ".[table,ai,lsp]" in (ROOT / "scripts" / "setup").read_text()
+    assert set(project["optional-dependencies"]) >= {"table", "ai", "lsp", "test"}
+    assert ".[table,ai,lsp,test]" in (ROOT / "scripts" / "setup").read_text()
+
+
+def test_the_test_tools_are_a_test_extra_used_by_tests_only():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    runtime = {d.split(">")[0].split("[")[0] for d in project["dependencies"]}
+    assert not runtime & {"pytest", "hypothesis"}
+    assert {d.split(">")[0] for d in project["optional-dependencies"]["test"]} == {"pytest", "hypothesis"}
+    importing = [str(path.relative_to(ROOT)) for folder in ("dsl", "interpreter", "speciation", "benchmarks")
+                 for path in (ROOT / folder).rglob("*.py")
+                 if any(line.startswith(("import pytest", "from pytest", "import hypothesis", "from hypothesis"))
+                        for line in path.read_text(encoding="utf-8").splitlines())]
+    assert importing == []
 
 
 def test_setup_a_second_time_installs_nothing_and_prints_nothing():
