@@ -12,10 +12,12 @@ Workloads (each uses only the stable public API, so an older checkout runs them 
   one generator per game, every action applied as the ``Action`` that ``legal_actions()`` gave;
   prints the action count, so both sides are checked to play the same games.
 - ``load``: load both editions in a new process with the load cache turned off (a cold load).
-- ``load-cached``: the same with a warm disk cache (a folder of its own, filled by a first run).
+- ``load-cached``: the same with a warm disk cache (a folder of its own, filled by a first run);
+  ``play`` and ``mcts`` load from that warm cache too, so their figures are mostly play.
 - ``mcts``: one ``mcts`` decision (60 iterations, no time bound, so the work is fixed and
   the choice must be the same) of a 4-player original game after 40 random decisions.
-Import time is part of every figure (the same on both sides unless the imports changed).
+Import time is part of every figure (the same on both sides unless the imports changed). Each
+process runs with ``python -P`` so the current folder never shadows the installed checkout.
 """
 from __future__ import annotations
 
@@ -68,7 +70,7 @@ def run(python: str, workload: str, env: dict) -> tuple[float, str]:
     """CPU seconds of one run of *workload* under *python*, and what it printed."""
     code = WORKLOADS["load" if workload == "load-cached" else workload]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    done = subprocess.run([python, "-c", code], env=env, capture_output=True, text=True, check=False)
+    done = subprocess.run([python, "-P", "-c", code], env=env, capture_output=True, text=True, check=False)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode:
         sys.exit(f"{python}: {workload} failed:\n{done.stderr[-2000:]}")
@@ -78,7 +80,7 @@ def run(python: str, workload: str, env: dict) -> tuple[float, str]:
 
 def environment(workload: str, cache: str) -> dict:
     env = dict(os.environ)
-    env["SPECIATION_CACHE_DIR"] = cache if workload == "load-cached" else ""
+    env["SPECIATION_CACHE_DIR"] = "off" if workload == "load" else cache  # play and mcts: a warm load
     return env
 
 
