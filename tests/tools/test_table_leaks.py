@@ -80,7 +80,7 @@ def _play_as(running, session: TableGame, seat: int) -> list[str]:
     """Seat *seat* plays at its page (random picks) while agents play the others; the text
     of every message the page received."""
     from websockets.sync.client import connect
-    ws_url = running.url.replace("http", "ws") + f"/ws/play/{session.ident}?seat={seat}"
+    ws_url = running.ws(session, session.seating.invite(seat))
     received: list[str] = []
     rng = random.Random(5)
     decisions = 0
@@ -92,7 +92,8 @@ def _play_as(running, session: TableGame, seat: int) -> list[str]:
             if message.get("type") == "state" and message["over"]:
                 break
             if message.get("type") == "state" and message["yours"]:
-                socket.send(json.dumps({"type": "choose", "index": rng.randrange(len(message["options"]))}))
+                socket.send(json.dumps({"type": "choose", "decision": message["decision"],
+                                        "index": rng.randrange(len(message["options"]))}))
                 decisions += 1
     return received
 

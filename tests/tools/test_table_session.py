@@ -23,7 +23,7 @@ def test_undo_takes_back_the_decision_and_the_agents_replies():
     seat, before = session.decider, json.dumps(session.game.state)
     played = len(session.decisions)
     assert session.human(seat) and session.undo_refusal(seat) == "there is no decision of yours to undo"
-    assert session.choose(seat, 0) is None
+    assert session.choose(seat, session.game.decision_id, 0) is None
     while session.agent_step():
         pass
     assert session.decider == seat and len(session.decisions) >= 2
@@ -38,7 +38,7 @@ def test_undo_is_refused_once_something_was_drawn():
     for _ in range(400):  # until one decision of a person draws from the random state
         seat = session.decider
         drawn_before = session.game.state["rng"]
-        assert session.choose(seat, rng.randrange(len(session.game.legal_actions()))) is None
+        assert session.choose(seat, session.game.decision_id, rng.randrange(len(session.game.legal_actions()))) is None
         if session.game.state["rng"] != drawn_before:
             break
     else:
