@@ -72,3 +72,28 @@ def test_a_replay_names_the_first_decision_that_no_longer_applies():
 def test_serve_command_options():
     args = build_parser().parse_args(["serve", "--port", "0", "--no-browser", "--host", "127.0.0.1"])
     assert (args.port, args.no_browser, args.host) == (0, True, "127.0.0.1") and callable(args.handler)
+
+
+def test_a_new_game_seed_is_secret_unless_given():
+    seeds = {TableGame.new(str(i), "original", 2, ["human", "human"]).game.state["seed"] for i in range(3)}
+    assert len(seeds) == 3  # drawn from a secure random source, not 0
+    assert TableGame.new("g", "original", 2, ["human", "human"], seed=5).game.state["seed"] == 5
+    assert build_parser().parse_args(["play", "original"]).seed is None  # play draws one too
+
+
+def test_serve_offers_listed_folders_by_name(tmp_path, capsys):
+    from speciation.commands.serve import _offered
+    (tmp_path / "mymod").mkdir()
+    args = build_parser().parse_args(["serve", "--mod", str(tmp_path / "mymod"), "--origin", "https://t.example"])
+    assert _offered(args) == ({}, {"mymod": str((tmp_path / "mymod").resolve())})
+    assert args.origin == ["https://t.example"]
+    args = build_parser().parse_args(["serve", "--ruleset", str(tmp_path / "missing")])
+    assert _offered(args) is None and "no such file or folder" in capsys.readouterr().err
+
+
+def test_a_replaced_person_is_played_by_an_agent():
+    session = TableGame.new("a", "original", 2, ["human", "human"], seed=3)
+    assert session.replace_by_agent(1, "random") is None
+    assert session.seats == ["human", "random"] and 1 in session.agents
+    assert session.replace_by_agent(1, "random") == "that seat is not a person's"
+    assert session.replace_by_agent(7, "random") == "no such seat"
