@@ -19,6 +19,9 @@ Never in a view: the seed, the random generator and the scripted chance (from th
 could rebuild every hidden fact and the future), the machine's stack (it holds the local
 names of rules paused mid-way), the step counter, another seat's private log lines, and
 another seat's pending options.
+
+:func:`public_view` is what every seat sees (a spectator's view): the view of a seat that
+owns nothing, with only the log lines every seat reads and no pending options.
 """
 from __future__ import annotations
 
@@ -57,7 +60,28 @@ def view(game, player: int) -> dict:
     return state
 
 
-def hide(record: dict, me: str, hidden) -> None:
+def public_view(game) -> dict:
+    """The state as a spectator may see it: what every seat sees (a new dict). Every
+    private attribute is hidden (as for a seat that owns nothing), only the public log
+    lines are kept, and the pending decision's options and labels are ``"?"``."""
+    hidden = game.ruleset.hidden
+    state = {k: _copy(v) for k, v in game.state.items() if k not in LEFT_OUT and k != "log"}
+    for record in state["ent"].values():
+        hide(record, _NOBODY, hidden)
+    state["log"] = [line for line in game.state["log"] if isinstance(line, str)]
+    pending = state.get("pending")
+    if pending is not None:
+        pending["id"] = game.decision_id
+        pending["options"] = ["?"] * len(pending["options"])
+        if pending.get("labels") is not None:
+            pending["labels"] = ["?"] * len(pending["labels"])
+    return state
+
+
+_NOBODY = object()  # the owner a spectator is: no record's
+
+
+def hide(record: dict, me, hidden) -> None:
     """Blank, in one entity's record (a copy), what seat *me* may not see (*hidden*: the
     ruleset's :class:`~speciation.dsl.declarations.Hidden`)."""
     for attr in hidden.order & record.keys():

@@ -3,6 +3,7 @@ agents at its seats (:class:`speciation.terminal.TerminalSession`)."""
 from __future__ import annotations
 
 import argparse
+import secrets
 from pathlib import Path
 
 from ..agents.base import QuitGame
@@ -23,8 +24,9 @@ def register(commands) -> None:
                       help="number of players (default: one per agent named in --agents, "
                            "else the ruleset's minimum)")
     ruleset_options(play)
-    play.add_argument("--seed", type=int, default=0, metavar="S",
-                      help="seed of the game and of the random agents (default 0)")
+    play.add_argument("--seed", type=int, default=None, metavar="S",
+                      help="seed of the game and of the random agents (default: drawn from a secure "
+                           "random source; give one to replay a game)")
     play.add_argument("--agents", default="random", metavar="LIST",
                       help="comma list, one per player (or one for all): random, greedy, mcts, human; "
                            "options as name:key=value, e.g. mcts:iterations=400:cutoff=10")
@@ -35,6 +37,8 @@ def register(commands) -> None:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    if args.seed is None:  # unknown to every seat (from the seed one rebuilds every hidden fact)
+        args.seed = secrets.randbits(48)
     if args.resume:
         game = _resume(args.resume, args.lang)
         if game is None:

@@ -5,6 +5,7 @@ import argparse
 import sys
 import threading
 import webbrowser
+from pathlib import Path
 
 
 def register(commands) -> None:
@@ -14,6 +15,14 @@ def register(commands) -> None:
     serve.add_argument("--no-browser", action="store_true", help="do not open a browser")
     serve.add_argument("--agent-delay", type=float, default=0.4, metavar="SECONDS",
                        help="pause before each agent move, to follow the game (default 0.4)")
+    serve.add_argument("--ruleset", action="append", default=[], metavar="DIR",
+                       help="a ruleset folder to offer on the new-game page, by its folder's name (repeatable; "
+                            "built-in rulesets are always offered); pages never name a path")
+    serve.add_argument("--mod", action="append", default=[], metavar="PATH",
+                       help="a mod (file or folder) to offer on the new-game page, by its name (repeatable)")
+    serve.add_argument("--origin", action="append", default=[], metavar="URL",
+                       help="another origin whose pages may use the table, e.g. https://table.example "
+                            "(repeatable; by default only the server's own address)")
     serve.set_defaults(handler=cmd_serve)
 
 
@@ -26,11 +35,38 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"error: the table needs the 'table' extra ({exc.name} is missing): "
               "pip install 'speciation[table]' (scripts/setup installs it)", file=sys.stderr)
         return 2
-    app = create_app(Table(agent_delay=args.agent_delay))
-    server = uvicorn.Server(uvicorn.Config(app, host=args.host, port=args.port, log_level="warning"))
+    offered = _offered(args)
+    if offered is None:
+        return 2
+    rulesets, mods = offered
+    table = Table(agent_delay=args.agent_delay, rulesets=rulesets, mods=mods, bound=args.host,
+                  origins={o.rstrip("/").lower() for o in args.origin})
+    app = create_app(table)
+    server = uvicorn.Server(uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
+                                           ws_max_size=WS_MAX_SIZE))
     threading.Thread(target=_announce, args=(server, args), daemon=True).start()
     server.run()
     return 0
+
+
+WS_MAX_SIZE = 1 << 20  # a websocket message past this closes the socket (the app refuses past 64 KiB)
+
+
+def _offered(args: argparse.Namespace) -> tuple[dict[str, str], dict[str, str]] | None:
+    """The folders the person starting the server offers, by name (None after saying why not)."""
+    found: list[dict[str, str]] = [{}, {}]
+    for kind, paths, table in (("ruleset", args.ruleset, found[0]), ("mod", args.mod, found[1])):
+        for path in paths:
+            where = Path(path).expanduser().resolve()
+            if not where.exists():
+                print(f"error: --{kind} {path}: no such file or folder", file=sys.stderr)
+                return None
+            name = where.stem if where.is_file() else where.name
+            if name in table:
+                print(f"error: two --{kind} are named {name!r}; rename one", file=sys.stderr)
+                return None
+            table[name] = str(where)
+    return found[0], found[1]
 
 
 def _announce(server, args: argparse.Namespace) -> None:

@@ -385,9 +385,11 @@ def _header(canvas: _Canvas, width: float) -> None:
     scene = canvas.scene
     title = scene.ruleset.title or scene.ruleset.name
     who = scene.seat_name()
+    # no seat: the whole state (it keeps the generator), or a spectator's view (it does not)
+    whose = scene.text("all seats (omniscient)") if "rng" in scene.state else scene.text("what every seat sees")
     canvas.add(f'<rect x="0" y="0" width="{width}" height="54" fill="#2b2118"/>',
                _text(16, 24, title, 19, weight="bold", fill="#f3e3c0"),
-               _text(width - 16, 24, f"{scene.text('view of')} {who}" if who else scene.text("all seats (omniscient)"),
+               _text(width - 16, 24, f"{scene.text('view of')} {who}" if who else whose,
                      12, "end", fill="#f3e3c0"))
     counters = "   ".join(_counter_text(scene, c) for c in scene.presentation.get("counters", []))
     canvas.add(_text(16, 44, counters[:220], 11, fill="#e0d2b0"))

@@ -1,7 +1,8 @@
 """The table's web app (Starlette): pages, a small JSON API, and one websocket per page.
 
-Pages are static files; the websocket carries the game. Agents play server-side, in a
-worker thread, so the page stays live. See ``docs/table.md``.
+Pages are static files; the websocket carries the game. A page acts only for the seats
+whose token it holds (:mod:`.seats`); without one it is a spectator. Agents play
+server-side, in a worker thread, so the page stays live. See ``docs/table.md``.
 """
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -23,6 +24,8 @@ from ..dsl.errors import RuleErrors, SpeciationError
 from ..dsl.loader import load_file
 from ..interpreter.ruleset import available_rulesets, find_ruleset, load_ruleset, variant_files
 from . import messages
+from .guard import (MAX_BODY, Refused, bool_field, int_field, names_field, origin_allowed, parse_message,
+                    text_field)
 from .session import HUMAN, Replay, TableGame, agent_names
 
 STATIC = Path(__file__).parent / "static"
@@ -30,20 +33,25 @@ STATIC = Path(__file__).parent / "static"
 
 @dataclass
 class Page:
-    """One open page: the websocket, and whose view it shows."""
+    """One open page: the websocket, the token it holds, and whose view it shows."""
 
     socket: WebSocket
-    seat: int | None = None      # the seat shown now
-    fixed: bool = False          # the page asked for one seat (?seat=N): no hand-over
+    token: str | None = None     # the credential the page was opened with (None: a spectator)
+    seat: int | None = None      # the seat shown now (None: what every seat sees)
     waiting: int | None = None   # hot-seat: the seat the page is being handed to
     step: int = 0                # replay: the decision shown
 
 
 @dataclass
 class Table:
-    """Every game and replay the server holds, and the pages watching them."""
+    """Every game and replay the server holds, the pages watching them, and what the
+    person who started the server offers: ruleset and mod folders by name, origins."""
 
     agent_delay: float = 0.4
+    rulesets: dict[str, str] = field(default_factory=dict)   # name -> folder (serve --ruleset)
+    mods: dict[str, str] = field(default_factory=dict)       # name -> folder or file (serve --mod)
+    origins: set[str] = field(default_factory=set)           # other origins allowed (serve --origin)
+    bound: str = "127.0.0.1"                                 # the address the server listens on
     sessions: dict[str, TableGame] = field(default_factory=dict)
     replays: dict[str, Replay] = field(default_factory=dict)
     pages: dict[str, list[Page]] = field(default_factory=dict)
@@ -52,7 +60,24 @@ class Table:
     record: bool = False
 
     def new_id(self) -> str:
-        return secrets.token_urlsafe(6)
+        return secrets.token_urlsafe(9)
+
+    def ruleset_source(self, name: str) -> str:
+        """What to load for ruleset *name*: a built-in's name or a listed folder; never a
+        path a page names."""
+        if name in self.rulesets:
+            return self.rulesets[name]
+        if name in available_rulesets():
+            return name
+        raise Refused(f"no ruleset named {name[:60]!r} on this server (offered: "
+                      f"{', '.join(sorted({*available_rulesets(), *self.rulesets}))})")
+
+    def mod_source(self, name: str) -> str:
+        if name in self.mods:
+            return self.mods[name]
+        offered = ", ".join(sorted(self.mods)) or "none"
+        raise Refused(f"no mod named {name[:60]!r} on this server (mods are offered by name by the person "
+                      f"running it, serve --mod DIR; offered: {offered})")
 
     # ---- sending --------------------------------------------------------------------------
 
@@ -64,26 +89,40 @@ class Table:
         except Exception:  # noqa: BLE001 - the page went away; it is dropped on disconnect
             pass
 
-    async def show(self, ident: str) -> None:
-        """Send every page of game *ident* what its seat sees now (or a hand-over screen)."""
+    async def error(self, page: Page, text: str) -> None:
+        await self.send(page, {"type": "error", "text": text})
+
+    async def show(self, ident: str, only: Page | None = None) -> None:
+        """Send every page of game *ident* (or just *only*) what its seat sees now, or a
+        hand-over screen when a hot-seat page passes to another person."""
         session = self.sessions[ident]
-        cache: dict[int, dict] = {}
-        for page in list(self.pages.get(ident, [])):
+        cache: dict[int | None, dict] = {}
+        for page in [only] if only else list(self.pages.get(ident, [])):
+            seats = session.seating.seats_of(page.token)
             decider = session.decider
-            if not page.fixed and session.human(decider) and decider != page.seat:
+            if page.seat is not None and page.seat not in seats:
+                page.seat = None  # its seat was given to an agent, or its link replaced
+            if len(seats) == 1:
+                page.seat, page.waiting = seats[0], None
+            elif len(seats) > 1 and decider in seats and decider != page.seat:
                 page.waiting = decider
                 await self.send(page, messages.handover(session.game, decider))
                 continue
             if page.seat not in cache:
                 cache[page.seat] = self.state_for(session, page.seat)
-            await self.send(page, cache[page.seat])
+            message = cache[page.seat]
+            if session.seating.is_creator(page.token):
+                message = dict(message, creator=True, agents=agent_names(), hotseat=session.seating.hotseat)
+            await self.send(page, message)
 
-    def state_for(self, session: TableGame, seat: int) -> dict:
+    def state_for(self, session: TableGame, seat: int | None) -> dict:
         with session.lock:
             message = messages.seat_state(session.game, seat, session.seats, session.lang)
-            refusal = session.undo_refusal(seat)
-        message.update(mode="play", game=session.ident, can_undo=refusal is None, undo_reason=refusal or "",
-                       agent_thinking=session.agent_to_move())
+            refusal = session.undo_refusal(seat) if seat is not None else "a spectator has nothing to undo"
+            over = session.game.is_over
+        message.update(mode="play", game=session.ident, can_undo=refusal is None and not over,
+                       undo_reason=refusal or ("the game is over" if over else ""),
+                       agent_thinking=session.agent_to_move(), creator=False)
         return message
 
     # ---- agents -----------------------------------------------------------------------------
@@ -103,7 +142,7 @@ class Table:
                 moved = await asyncio.to_thread(session.agent_step)
             except Exception as error:  # noqa: BLE001 - an agent or rule failure: tell the pages
                 for page in self.pages.get(ident, []):
-                    await self.send(page, {"type": "error", "text": f"an agent could not move: {error}"})
+                    await self.error(page, f"an agent could not move: {error}")
                 return
             await self.show(ident)
             if not moved:
@@ -112,50 +151,94 @@ class Table:
     # ---- what pages send ------------------------------------------------------------------------
 
     async def on_play_message(self, ident: str, page: Page, data: dict) -> None:
+        """One message of a page; a refusal is told to that page only, the game unchanged."""
         session = self.sessions[ident]
-        kind = data.get("type")
-        if kind == "ready" and page.waiting is not None:
-            page.seat, page.waiting = page.waiting, None
-        elif kind == "choose" and page.seat is not None and page.waiting is None:
-            error = await asyncio.to_thread(session.choose, page.seat, data.get("index"))
-            if error:
-                await self.send(page, {"type": "error", "text": error})
-        elif kind == "undo" and page.seat is not None:
+        seats = session.seating.seats_of(page.token)
+        kind = data["type"]
+        error: str | None = None
+        if kind == "ready":
+            if page.waiting is None or page.waiting not in seats:
+                error = "there is no hand-over to accept"
+            else:
+                page.seat, page.waiting = page.waiting, None
+        elif kind in ("choose", "undo") and (page.seat is None or page.seat not in seats):
+            error = "this page watches the game: open your seat's invite link to play"
+        elif kind in ("choose", "undo") and page.waiting is not None:
+            error = "the screen is being handed over: press the button first"
+        elif kind == "choose":
+            error = await asyncio.to_thread(session.choose, page.seat, data.get("decision"), data.get("index"))
+        elif kind == "undo":
             error = session.undo(page.seat)
-            if error:
-                await self.send(page, {"type": "error", "text": f"cannot undo: {error}"})
+            error = f"cannot undo: {error}" if error else None
+        elif kind in ("invite", "replace"):
+            error = await self.on_creator_message(session, page, data)
+        else:
+            error = f"unknown message type {kind[:30]!r} (the table knows ready, choose, undo, invite, replace)"
+        if error:
+            await self.error(page, error)
+            await self.show(ident, only=page)
+            return
         await self.show(ident)
         self.drive(ident)
 
+    async def on_creator_message(self, session: TableGame, page: Page, data: dict) -> str | None:
+        if not session.seating.is_creator(page.token):
+            return "only the page of the game's creator may hand out seats"
+        seat = data.get("seat")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(session.seats):
+            return "no such seat"
+        if data["type"] == "replace":
+            return session.replace_by_agent(seat, data.get("agent"))
+        try:
+            token = session.seating.invite(seat)
+        except ValueError as refusal:
+            return str(refusal)
+        await self.send(page, {"type": "invite", "seat": seat, "url": f"/play/{session.ident}#t={token}"})
+        return None
+
     async def show_replay(self, ident: str, page: Page) -> None:
         replay = self.replays[ident]
-        message = await asyncio.to_thread(_replay_state, replay, page.step, page.seat or 0)
+        message = await asyncio.to_thread(_replay_state, replay, page.step, page.seat)
         message["game"] = ident
         page.step = message["step"]
         await self.send(page, message)
 
 
-def _replay_state(replay: Replay, step: int, seat: int) -> dict:
+def _replay_state(replay: Replay, step: int, seat: int | None) -> dict:
     """Seat *seat*'s view of a replay after *step* decisions (no options: nothing to decide)."""
     game = replay.game_at(step)
     message = messages.seat_state(game, seat, replay.seats, replay.lang)
+    names = [messages.player_name(game, s) for s in range(replay.players)]
     message.update(mode="replay", options=[], yours=False, step=replay.step, total=len(replay.decisions),
-                   error=replay.error or "", can_undo=False,
-                   seats=[messages.player_name(game, s) for s in range(replay.players)])
+                   error=replay.error or "", can_undo=False, locked=replay.only is not False,
+                   seats=names if replay.only is False else [])
     return message
+
+
+def _links(session: TableGame) -> dict:
+    """New credentials for a game: the creator's link, an invite per person seat, the
+    spectator's link (paths; the token is in the fragment, never sent in a page request)."""
+    creator, invites = session.seating.issue()
+    ident = session.ident
+    return {"game": ident, "url": f"/play/{ident}#t={creator}", "spectator": f"/play/{ident}",
+            "hotseat": session.seating.hotseat,
+            "invites": [{"seat": seat, "name": messages.player_name(session.game, seat), "url": f"/play/{ident}#t={t}"}
+                        for seat, t in invites.items()]}
 
 
 # ---- HTTP -----------------------------------------------------------------------------------------
 
-def _rulesets() -> list[dict]:
+def _rulesets(table: Table) -> list[dict]:
     out = []
-    for name in available_rulesets():
+    for name in [*available_rulesets(), *sorted(table.rulesets)]:
         try:
-            ruleset = load_ruleset(name)
-        except (RuleErrors, SpeciationError):
+            source = table.ruleset_source(name)
+            ruleset = load_ruleset(source)
+            folder = find_ruleset(source)
+        except (RuleErrors, SpeciationError, Refused):
             continue
         variants = []
-        for variant, path in variant_files(find_ruleset(name)).items():
+        for variant, path in variant_files(folder).items():
             try:
                 document, _ = load_file(str(path))
                 title = str(document.get("title", "")) if isinstance(document, dict) else ""
@@ -172,6 +255,25 @@ def create_app(table: Table | None = None) -> Starlette:
     table = table or Table()
     catalogue: list[dict] = []
 
+    def allowed(connection: HTTPConnection) -> bool:
+        return origin_allowed(connection.headers.get("origin"), connection.headers.get("host"),
+                              connection.url.scheme, table.bound, table.origins)
+
+    def guarded(handler):
+        """A route that answers every refusal and bad input with a 4xx JSON error."""
+        async def route(request: Request) -> Response:
+            try:
+                if not allowed(request):
+                    raise Refused("pages of another site may not use this table", 403)
+                return await handler(request)
+            except Refused as refusal:
+                return JSONResponse({"error": str(refusal)}, status_code=refusal.status)
+            except RuleErrors as errors:
+                return JSONResponse({"error": errors.format()}, status_code=400)
+            except (SpeciationError, ValueError) as error:
+                return JSONResponse({"error": str(error)}, status_code=400)
+        return route
+
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html")
 
@@ -183,93 +285,144 @@ def create_app(table: Table | None = None) -> Starlette:
 
     async def api_rulesets(request: Request) -> Response:
         if not catalogue:
-            catalogue.extend(await asyncio.to_thread(_rulesets))
-        return JSONResponse({"rulesets": catalogue, "agents": [HUMAN, *agent_names()]})
+            catalogue.extend(await asyncio.to_thread(_rulesets, table))
+        return JSONResponse({"rulesets": catalogue, "agents": [HUMAN, *agent_names()],
+                             "mods": sorted(table.mods)})
 
     async def api_new(request: Request) -> Response:
-        body = await _json(request)
-        ident = table.new_id()
-        try:
-            session = await asyncio.to_thread(
-                TableGame.new, ident, str(body.get("ruleset", "")), int(body.get("players") or 0),
-                list(body.get("seats") or []), int(body.get("seed") or 0), list(body.get("variants") or []),
-                list(body.get("mods") or []), body.get("lang") or None)
-        except RuleErrors as errors:
-            return JSONResponse({"error": errors.format()}, status_code=400)
-        except (SpeciationError, ValueError, TypeError) as error:
-            return JSONResponse({"error": str(error)}, status_code=400)
-        table.sessions[ident] = session
-        return JSONResponse({"url": f"/play/{ident}"})
+        body = await _json_body(request)
+        name = text_field(body, "ruleset")
+        if name is None:
+            raise Refused("name a ruleset ('ruleset')")
+        source = table.ruleset_source(name)
+        mods = [table.mod_source(m) for m in names_field(body, "mods")]
+        seats = names_field(body, "seats", 100)
+        players = int_field(body, "players", len(seats) or None, 1, 100)
+        session = await asyncio.to_thread(
+            TableGame.new, table.new_id(), source, players, seats, int_field(body, "seed", None),
+            names_field(body, "variants"), mods, text_field(body, "lang", None, 20),
+            bool_field(body, "hotseat", True))
+        table.sessions[session.ident] = session
+        return JSONResponse(_links(session))
+
+    def session_of(request: Request) -> TableGame:
+        session = table.sessions.get(request.path_params["ident"])
+        if session is None:
+            raise Refused("no such game on this server", 404)
+        return session
+
+    def shown_seat(session: TableGame, token: str | None, asked: Any) -> int | None:
+        """The seat a request with *token* speaks for (the *asked* one if it holds it)."""
+        seats = session.seating.seats_of(token)
+        if len(seats) == 1:
+            return seats[0]
+        return asked if asked in seats else None
 
     async def api_save(request: Request) -> Response:
-        session = table.sessions.get(request.path_params["ident"])
-        if session is None:
-            return Response("no such game", status_code=404)
-        name = f"speciation-{session.game.ruleset.name}-{session.ident}.json"
-        return Response(session.save_json(), media_type="application/json",
-                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
+        session = session_of(request)
+        token = request.query_params.get("token")
+        name = f"speciation-{session.game.ruleset.name}-{session.ident}"
+        if session.game.is_over or session.seating.all_people_here(token):
+            text = await asyncio.to_thread(session.save_json)
+        else:
+            asked = request.query_params.get("seat", "")
+            seat = shown_seat(session, token, int(asked) if asked.isdigit() else None)
+            text = await asyncio.to_thread(session.seat_record, seat)
+            name += f"-{'seat' + str(seat + 1) if seat is not None else 'spectator'}-record"
+        return Response(text, media_type="application/json",
+                        headers={"Content-Disposition": f'attachment; filename="{name}.json"'})
 
     async def api_resume(request: Request) -> Response:
-        text = (await request.body()).decode("utf-8", "replace")
+        text = (await _body(request)).decode("utf-8", "replace")
+        lang = text_field(dict(request.query_params), "lang", None, 20)
         ident = table.new_id()
-        lang = request.query_params.get("lang") or None
-        try:
-            if request.url.path.endswith("/replay"):
-                table.replays[ident] = await asyncio.to_thread(Replay.from_save, ident, text, lang)
-                return JSONResponse({"url": f"/replay/{ident}"})
-            table.sessions[ident] = await asyncio.to_thread(TableGame.resume, ident, text, None, lang)
-        except (SpeciationError, ValueError, KeyError, TypeError) as error:
-            return JSONResponse({"error": str(error)}, status_code=400)
-        return JSONResponse({"url": f"/play/{ident}"})
+        if request.url.path.endswith("/replay"):
+            table.replays[ident] = await asyncio.to_thread(Replay.from_save, ident, text, lang)
+            return JSONResponse({"url": f"/replay/{ident}"})
+        hotseat = request.query_params.get("hotseat", "1") != "0"
+        session = await asyncio.to_thread(TableGame.resume, ident, text, None, lang, hotseat)
+        table.sessions[ident] = session
+        return JSONResponse(_links(session))
 
     async def api_replay_of(request: Request) -> Response:
-        session = table.sessions.get(request.path_params["ident"])
-        if session is None:
-            return JSONResponse({"error": "no such game"}, status_code=404)
+        session = session_of(request)
+        body = await _json_body(request)
+        token = text_field(body, "token", None, 100)
+        if session.game.is_over or session.seating.all_people_here(token):
+            only: int | None | bool = False
+        else:
+            only = shown_seat(session, token, body.get("seat"))
         ident = table.new_id()
-        try:
-            table.replays[ident] = Replay.of(ident, session)
-        except SpeciationError as error:
-            return JSONResponse({"error": str(error)}, status_code=400)
+        table.replays[ident] = Replay.of(ident, session, only)
         return JSONResponse({"url": f"/replay/{ident}"})
 
     async def ws_play(socket: WebSocket) -> None:
+        if not allowed(socket):
+            await socket.close(code=1008)  # before accepting: the handshake is refused (403)
+            return
         ident = socket.path_params["ident"]
         session = table.sessions.get(ident)
         await socket.accept()
         if session is None:
-            await socket.send_text(json.dumps({"type": "error", "text": "no such game"}))
+            await socket.send_text(json.dumps({"type": "error", "text": "no such game on this server"}))
             await socket.close()
             return
-        page = _page_for(socket, session)
+        page = Page(socket, token=socket.query_params.get("token") or None)
+        if page.token and not session.seating.seats_of(page.token) and not session.seating.is_creator(page.token):
+            await table.error(page, "this link's token is not (or no longer) valid for this game: "
+                                    "you are watching as a spectator")
         table.pages.setdefault(ident, []).append(page)
         try:
-            await table.show(ident)
+            await table.show(ident, only=page)
             table.drive(ident)
             while True:
-                data = json.loads(await socket.receive_text())
-                await table.on_play_message(ident, page, data if isinstance(data, dict) else {})
+                event = await socket.receive()
+                if event["type"] == "websocket.disconnect":
+                    break
+                try:
+                    data = parse_message(event.get("text") if event.get("text") is not None else event.get("bytes"))
+                except Refused as refusal:
+                    await table.error(page, str(refusal))
+                    continue
+                await table.on_play_message(ident, page, data)
         except (WebSocketDisconnect, RuntimeError):  # the page closed
             pass
         finally:
             table.pages[ident].remove(page)
 
     async def ws_replay(socket: WebSocket) -> None:
+        if not allowed(socket):
+            await socket.close(code=1008)
+            return
         ident = socket.path_params["ident"]
         await socket.accept()
-        if ident not in table.replays:
+        replay = table.replays.get(ident)
+        if replay is None:
             await socket.send_text(json.dumps({"type": "error", "text": "no such replay"}))
             await socket.close()
             return
-        page = Page(socket, seat=_seat_param(socket) or 0, fixed=True)
+        asked = _seat_param(socket)
+        seat = (asked if asked is not None and asked < replay.players else 0) if replay.only is False else replay.only
+        page = Page(socket, seat=seat)
         try:
             await table.show_replay(ident, page)
             while True:
-                data = json.loads(await socket.receive_text())
-                if isinstance(data, dict) and data.get("type") == "step":
-                    page.step = int(data.get("to", 0))
-                if isinstance(data, dict) and data.get("type") == "seat":
-                    page.seat = int(data.get("seat", 0)) % table.replays[ident].players
+                event = await socket.receive()
+                if event["type"] == "websocket.disconnect":
+                    break
+                try:
+                    data = parse_message(event.get("text") if event.get("text") is not None else event.get("bytes"))
+                    if data["type"] == "step":
+                        page.step = int_field(data, "to", 0, 0, 10**9) or 0
+                    elif data["type"] == "seat":
+                        if replay.only is not False:
+                            raise Refused("this replay shows only what you saw: no other seat's view")
+                        page.seat = int_field(data, "seat", 0, 0, replay.players - 1)
+                    else:
+                        raise Refused(f"unknown message type {data['type'][:30]!r} (a replay knows step, seat)")
+                except Refused as refusal:
+                    await table.send(page, {"type": "error", "text": str(refusal)})
+                    continue
                 await table.show_replay(ident, page)
         except (WebSocketDisconnect, RuntimeError):  # the page closed
             pass
@@ -278,12 +431,12 @@ def create_app(table: Table | None = None) -> Starlette:
         Route("/", index),
         Route("/play/{ident}", table_page),
         Route("/replay/{ident}", table_page),
-        Route("/api/rulesets", api_rulesets),
-        Route("/api/games", api_new, methods=["POST"]),
-        Route("/api/games/{ident}/save", api_save),
-        Route("/api/games/{ident}/replay", api_replay_of, methods=["POST"]),
-        Route("/api/resume", api_resume, methods=["POST"]),
-        Route("/api/replay", api_resume, methods=["POST"]),
+        Route("/api/rulesets", guarded(api_rulesets)),
+        Route("/api/games", guarded(api_new), methods=["POST"]),
+        Route("/api/games/{ident}/save", guarded(api_save)),
+        Route("/api/games/{ident}/replay", guarded(api_replay_of), methods=["POST"]),
+        Route("/api/resume", guarded(api_resume), methods=["POST"]),
+        Route("/api/replay", guarded(api_resume), methods=["POST"]),
         WebSocketRoute("/ws/play/{ident}", ws_play),
         WebSocketRoute("/ws/replay/{ident}", ws_replay),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
@@ -293,26 +446,30 @@ def create_app(table: Table | None = None) -> Starlette:
     return app
 
 
-async def _json(request: Request) -> dict[str, Any]:
+async def _body(request: Request) -> bytes:
+    """The request's body, refused (413) past :data:`MAX_BODY` bytes."""
+    length = request.headers.get("content-length", "")
+    if length.isdigit() and int(length) > MAX_BODY:
+        raise Refused(f"a request may not be larger than {MAX_BODY // 2**20} MB", 413)
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise Refused(f"a request may not be larger than {MAX_BODY // 2**20} MB", 413)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+async def _json_body(request: Request) -> dict[str, Any]:
     try:
-        body = await request.json()
-    except ValueError:
-        return {}
-    return body if isinstance(body, dict) else {}
+        body = json.loads(await _body(request) or b"{}")
+    except (ValueError, RecursionError):
+        raise Refused("the request's body must be JSON") from None
+    if not isinstance(body, dict):
+        raise Refused("the request's body must be a JSON object")
+    return body
 
 
 def _seat_param(socket: WebSocket) -> int | None:
     text = socket.query_params.get("seat")
-    return int(text) if text and text.isdigit() else None
-
-
-def _page_for(socket: WebSocket, session: TableGame) -> Page:
-    """Which seat a new page shows: the one it asks for, else the person deciding (or the
-    first person; seat 0 when only agents play)."""
-    asked = _seat_param(socket)
-    if asked is not None and 0 <= asked < len(session.seats):
-        return Page(socket, seat=asked, fixed=True)
-    humans = session.humans
-    decider = session.decider
-    seat = decider if decider in humans else (humans[0] if humans else 0)
-    return Page(socket, seat=seat, fixed=len(humans) <= 1)
+    return int(text) if text and text.isdigit() and len(text) < 4 else None

@@ -10,14 +10,17 @@ from __future__ import annotations
 from typing import Any
 
 from ..interpreter.game import Game
+from ..interpreter.views import public_view
 from . import present
 
 LOG_LINES = 400
 
 
-def seat_state(game: Game, seat: int, seats: list[str], lang: str | None) -> dict:
-    """What seat *seat* sees of the game: picture, players, scores, prompt, its options, log."""
-    view = game.view(seat)
+def seat_state(game: Game, seat: int | None, seats: list[str], lang: str | None) -> dict:
+    """What seat *seat* sees of the game: picture, players, scores, prompt, its options, log,
+    and the id of the pending decision (an action names it). Seat None is a spectator: what
+    every seat sees (``public_view``), no options."""
+    view = game.view(seat) if seat is not None else public_view(game)
     scene = present.scene_of(view, seat, game.ruleset, lang)
     pending = view.get("pending")
     players = view["players"]
@@ -28,7 +31,8 @@ def seat_state(game: Game, seat: int, seats: list[str], lang: str | None) -> dic
     message: dict[str, Any] = {
         "type": "state",
         "seat": seat,
-        "seat_name": scene.label(players[seat]),
+        "seat_name": scene.label(players[seat]) if seat is not None else "a spectator",
+        "decision": pending.get("id") if pending else None,
         "players": [{"name": scene.label(p), "plays": ", ".join(plays.get(p, [])), "kind": seats[i],
                      "score": points[i], "seat": i}
                     for i, p in enumerate(players)],
@@ -36,8 +40,9 @@ def seat_state(game: Game, seat: int, seats: list[str], lang: str | None) -> dic
         "prompt": pending["prompt"] if pending else "",
         "decider": decider,
         "decider_name": scene.label(players[decider]) if decider is not None else "",
-        "yours": decider == seat,
-        "options": present.options(scene, picture, game.legal_actions()) if decider == seat else [],
+        "yours": seat is not None and decider == seat,
+        "options": present.options(scene, picture, game.legal_actions())
+        if seat is not None and decider == seat else [],
         "log": view.get("log", [])[-LOG_LINES:],
         "over": pending is None,
         "winner": None,

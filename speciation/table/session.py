@@ -8,6 +8,7 @@ through :mod:`speciation.undo`.
 from __future__ import annotations
 
 import json
+import secrets
 import threading
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,10 +18,10 @@ from ..api import load_save, replay, save_json
 from ..dsl.errors import IllegalActionError, ReplayError, SaveFileError, SpeciationError
 from ..interpreter.ruleset import load_ruleset
 from ..interpreter.game import Game
+from ..interpreter.views import public_view
 from ..play import play
 from ..undo import UndoRefused, UndoStack
-
-HUMAN = "human"
+from .seats import HUMAN, Seating
 
 
 def agent_names() -> list[str]:
@@ -35,41 +36,72 @@ class TableGame:
 
     ident: str
     game: Game
-    seats: list[str]
+    seating: Seating
     lang: str | None = None
     agents: dict[int, Any] = field(default_factory=dict)
     lock: threading.RLock = field(default_factory=threading.RLock)
 
     def __post_init__(self) -> None:
+        if isinstance(self.seating, list):  # a plain list of seat kinds
+            self.seating = Seating(_seat_list(self.seating, len(self.game.state["players"])))
         # The checkpoints before each person's decision; says when undo is allowed
         # (refused after chance, a reveal, or another person's decision).
         self.undo_stack = UndoStack(self.game, self.humans)
 
+    @property
+    def seats(self) -> list[str]:
+        """Each seat's kind: ``human`` or an agent's name."""
+        return self.seating.kinds
+
     # ---- making one --------------------------------------------------------------------
 
     @classmethod
-    def new(cls, ident: str, ruleset_name: str, players: int, seats: list[str], seed: int = 0,
+    def new(cls, ident: str, ruleset_name: str, players: int, seats: list[str], seed: int | None = None,
             variants: list[str] | None = None, mods: list[str] | None = None,
-            lang: str | None = None) -> "TableGame":
+            lang: str | None = None, hotseat: bool = True) -> "TableGame":
+        """A new game; its seed from a secure random source unless one is given."""
         ruleset = load_ruleset(ruleset_name, list(variants or []), list(mods or []))
+        seed = secrets.randbits(48) if seed is None else seed
         game = Game.new(ruleset, players, seed, lang=lang)
-        return cls(ident, game, _seat_list(seats, players), lang)._with_agents(seed)
+        seating = Seating(_seat_list(seats, players), hotseat=hotseat)
+        return cls(ident, game, seating, lang)._with_agents(seed)
 
     @classmethod
     def resume(cls, ident: str, text: str, seats: list[str] | None = None,
-               lang: str | None = None) -> "TableGame":
-        """A session from a save (the engine's format; a table's save also names its seats)."""
-        game = load_save(text, lang=lang)
+               lang: str | None = None, hotseat: bool = True) -> "TableGame":
+        """A session from a save (the engine's format; a table's save also names its seats).
+        The save must hold its history, and the history must lead to the saved state."""
+        game = load_save(text, lang=lang, verify=True)
+        if game.history is None:
+            raise SaveFileError("this save holds no decision history, so the table cannot check it: "
+                                "only a save with its decisions can be resumed")
         table = _table_part(text)
         players = len(game.state["players"])
         chosen = seats or table.get("seats") or [HUMAN] * players
-        return cls(ident, game, _seat_list(chosen, players), lang)._with_agents(int(game.state.get("seed", 0)))
+        if not isinstance(chosen, list):
+            raise SaveFileError("the save's table part names no list of seats")
+        seating = Seating(_seat_list(chosen, players), hotseat=hotseat)
+        return cls(ident, game, seating, lang)._with_agents(secrets.randbits(48))
 
     def _with_agents(self, seed: int) -> "TableGame":
         for seat, name in enumerate(self.seats):
             if name != HUMAN:
                 self.agents[seat] = make_agent(name, seed, seat)
         return self
+
+    def replace_by_agent(self, seat: int, agent: str) -> str | None:
+        """The person at *seat* is replaced by *agent* (the reason if refused)."""
+        with self.lock:
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.seats):
+                return "no such seat"
+            if self.seats[seat] != HUMAN:
+                return "that seat is not a person's"
+            if agent not in agent_names():
+                return f"unknown agent {str(agent)[:40]!r} (use {', '.join(agent_names())})"
+            self.seating.to_agent(seat, agent)
+            self.agents[seat] = make_agent(agent, secrets.randbits(48), seat)
+            self.undo_stack = UndoStack(self.game, self.humans)
+            return None
 
     @property
     def decisions(self) -> list:
@@ -96,16 +128,26 @@ class TableGame:
 
     # ---- deciding ----------------------------------------------------------------------------
 
-    def choose(self, seat: int, index: int) -> str | None:
-        """Seat *seat* (a person) takes its option number *index*; the reason if refused."""
+    def choose(self, seat: int, decision: Any, index: Any) -> str | None:
+        """Seat *seat* (a person) answers decision *decision* (its id) with its option number
+        *index*; the reason if refused (then nothing changed). A late, repeated or foreign
+        action names another decision than the pending one, and is refused."""
         with self.lock:
+            if self.game.is_over:
+                return "the game is over"
+            if not isinstance(decision, str):
+                return "the action names no decision (send its id as 'decision')"
+            if decision != self.game.decision_id:
+                return "that decision was already taken (or is not this game's): nothing was changed"
             if self.decider != seat:
                 return "it is not your decision"
             actions = self.game.legal_actions()
-            if not isinstance(index, int) or not 0 <= index < len(actions):
-                return "no such option"
+            if isinstance(index, bool) or not isinstance(index, int):
+                return f"an option is a number from 0 to {len(actions) - 1}, not {json.dumps(index)[:40]}"
+            if not 0 <= index < len(actions):
+                return f"no option {index}: this decision has options 0 to {len(actions) - 1}"
             mark = self.undo_stack.checkpoint(seat)
-            error = self._apply(seat, actions[index])
+            error = self._apply(seat, actions[index], decision)
             if error is None:
                 self.undo_stack.push(mark)
             return error
@@ -123,10 +165,11 @@ class TableGame:
                 raise RuntimeError(f"the agent of seat {seat + 1} chose what the game refused: {refused}") from error
             return True
 
-    def _apply(self, seat: int, action: Any) -> str | None:
-        """Apply *seat*'s action; the reason the game refused it, or None."""
+    def _apply(self, seat: int, action: Any, decision: str | None = None) -> str | None:
+        """Apply *seat*'s action (checked against *decision* if given); the reason the game
+        refused it, or None."""
         try:
-            self.game.apply(action)
+            self.game.apply(action, decision=decision)
         except SpeciationError as error:
             return _refusal(error)
         return None
@@ -149,10 +192,23 @@ class TableGame:
     # ---- saving ------------------------------------------------------------------------------------
 
     def save_json(self) -> str:
-        """The game as a save (the engine's format, with its history) and the table's seats."""
-        data = json.loads(save_json(self.game))
+        """The game as a save (the engine's format, with its history) and the table's seats:
+        the whole state, hidden parts included (see :meth:`seat_record` for a seat's)."""
+        with self.lock:
+            data = json.loads(save_json(self.game))
         data["table"] = {"seats": self.seats}
         return json.dumps(data)
+
+    def seat_record(self, seat: int | None) -> str:
+        """What seat *seat* has seen of the game (None: a spectator, what every seat has
+        seen): its log lines and its view now; never the seed, the hidden state or the
+        history of others' secret choices. Not a save: it cannot be resumed."""
+        with self.lock:
+            view = self.game.view(seat) if seat is not None else public_view(self.game)
+            name = self.game.label(self.game.state["players"][seat]) if seat is not None else None
+            return json.dumps({"speciation_seat_record": 1, "ruleset": self.game.ruleset.name,
+                               "seat": seat, "seat_name": name, "table": {"seats": self.seats},
+                               "log": view["log"], "view": view})
 
 
 def _refusal(error: SpeciationError) -> str:
@@ -175,7 +231,7 @@ def _seat_list(seats: list[str], players: int) -> list[str]:
     known = {HUMAN, *agent_names()}
     for name in names:
         if name not in known:
-            raise ValueError(f"unknown seat kind '{name}' (use {', '.join(sorted(known))})")
+            raise ValueError(f"unknown seat kind {name[:40]!r} (use {', '.join(sorted(known))})")
     return names
 
 
@@ -183,8 +239,11 @@ class Replay:
     """A finished or saved game, decision by decision, rebuilt from its history."""
 
     def __init__(self, ident: str, ruleset, history: dict, seats: list[str] | None = None,
-                 lang: str | None = None):
+                 lang: str | None = None, only: int | None | bool = False):
         self.ident, self.ruleset, self.history, self.lang = ident, ruleset, history, lang
+        # False: any seat's view may be shown; a seat number: only that seat's; None: only
+        # what every seat sees (a spectator's)
+        self.only = only
         self.decisions = list(history.get("decisions") or [])
         self.seats = seats or [HUMAN] * int(history["players"])
         self.step = 0
@@ -199,17 +258,21 @@ class Replay:
             game = load_save(text, lang=lang)
         except ReplayError as error:
             game = error.game
-        history = json.loads(text).get("history")
+        data = json.loads(text)
+        history = data.get("history") if isinstance(data, dict) else None
         if not isinstance(history, dict):
             raise SaveFileError("this save holds no decision history, so it cannot be replayed")
         return cls(ident, game.ruleset, history, _table_part(text).get("seats"), lang)
 
     @classmethod
-    def of(cls, ident: str, session: TableGame) -> "Replay":
-        history = session.game.history
+    def of(cls, ident: str, session: TableGame, only: int | None | bool = False) -> "Replay":
+        """The replay of a game at the table, shown as seat *only* sees it (None: a
+        spectator; False: as any seat, for a finished game or its hot-seat creator)."""
+        with session.lock:
+            history = session.game.history
         if history is None:
             raise SaveFileError("this game has no decision history to replay")
-        return cls(ident, session.game.ruleset, history, session.seats, session.lang)
+        return cls(ident, session.game.ruleset, history, list(session.seats), session.lang, only)
 
     @property
     def players(self) -> int:

@@ -37,12 +37,13 @@ def chromium() -> str:
 class RunningTable:
     """The table's app served by uvicorn on a free local port, in a thread."""
 
-    def __init__(self, agent_delay: float = 0.0):
+    def __init__(self, agent_delay: float = 0.0, **options):
         import uvicorn
 
         from speciation.table.app import Table, create_app
-        self.table = Table(agent_delay=agent_delay)
-        config = uvicorn.Config(create_app(self.table), host="127.0.0.1", port=0, log_level="warning")
+        self.table = Table(agent_delay=agent_delay, **options)
+        config = uvicorn.Config(create_app(self.table), host="127.0.0.1", port=0, log_level="warning",
+                                ws_max_size=1 << 20)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
@@ -59,9 +60,22 @@ class RunningTable:
         self.thread.join(timeout=10)
 
     def add(self, session) -> str:
-        """Put a session made in the test on the table; its page's address."""
+        """Put a session made in the test on the table; the address of its creator's page
+        (which, hot-seat, acts for every person's seat)."""
         self.table.sessions[session.ident] = session
-        return f"{self.url}/play/{session.ident}"
+        creator, self.invites = session.seating.issue()
+        return f"{self.url}/play/{session.ident}#t={creator}"
+
+    def seat_url(self, session, seat: int) -> str:
+        """The invite link of person seat *seat* (the session is put on the table if needed)."""
+        self.table.sessions[session.ident] = session
+        return f"{self.url}/play/{session.ident}#t={session.seating.invite(seat)}"
+
+    def ws(self, session, token: str | None = None) -> str:
+        """The websocket address of a page of *session* holding *token* (None: a spectator)."""
+        self.table.sessions[session.ident] = session
+        query = f"?token={token}" if token else ""
+        return self.url.replace("http", "ws", 1) + f"/ws/play/{session.ident}{query}"
 
 
 def advance(session, until, rng: random.Random, limit: int = 5000) -> None:

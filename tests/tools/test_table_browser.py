@@ -143,7 +143,7 @@ def test_choose_by_clicking_the_board(page, running, ruleset, kind):
 
     advance(session, lambda game: any(wanted(game, a.value) for a in game.legal_actions()), random.Random(8))
     seat = session.decider
-    url = running.add(session) + f"?seat={seat}"
+    url = running.seat_url(session, seat)  # the seat's invite link
     page.goto(url)
     settled(page, 0)
     offered = {v for a in session.game.legal_actions() for v in wanted(session.game, a.value)}
@@ -173,11 +173,25 @@ def test_choose_by_clicking_the_board(page, running, ruleset, kind):
 
 # ---- save, resume, replay ---------------------------------------------------------------------
 
-def test_save_resume_and_replay(page, running, tmp_path):
-    start_from_new_game_page(page, running, "marine", ["human", "random"])
-    for _ in range(3):
+def act(page) -> None:
+    """Accept a hand-over if one is shown, then take the first option."""
+    if page.evaluate("document.body.dataset.phase") == "handover":
         before = received(page)
-        page.locator("#options button.option").first.click()
+        page.click("#ready")
+        settled(page, before)
+    before = received(page)
+    page.locator("#options button.option").first.click()
+    settled(page, before)
+
+
+def test_save_resume_and_replay(page, running, tmp_path):
+    """All people at one screen: the creator's page saves the whole game mid-game."""
+    start_from_new_game_page(page, running, "marine", ["human", "human"])
+    for _ in range(3):
+        act(page)
+    if page.evaluate("document.body.dataset.phase") == "handover":
+        before = received(page)
+        page.click("#ready")
         settled(page, before)
     lines = log_size(page)
     with page.expect_download() as download:
@@ -186,7 +200,7 @@ def test_save_resume_and_replay(page, running, tmp_path):
     download.value.save_as(saved)
     data = json.loads(saved.read_text())
     decisions = len(data["history"]["decisions"])
-    assert decisions >= 3 and data["ruleset"]["name"] == "marine" and data["table"]["seats"] == ["human", "random"]
+    assert decisions >= 3 and data["ruleset"]["name"] == "marine" and data["table"]["seats"] == ["human", "human"]
 
     page.goto(running.url + "/")
     page.wait_for_selector("body[data-ready='1']", timeout=WAIT)
@@ -194,6 +208,10 @@ def test_save_resume_and_replay(page, running, tmp_path):
     page.click("#resume")
     page.wait_for_url("**/play/*", timeout=WAIT)
     settled(page, 0)
+    assert page.evaluate("document.body.dataset.phase") == "handover"  # before the first person, too
+    before = received(page)
+    page.click("#ready")
+    settled(page, before)
     assert log_size(page) == lines
     assert page.locator("#status").inner_text().startswith("Your decision")
 
@@ -217,15 +235,31 @@ def test_save_resume_and_replay(page, running, tmp_path):
     sync_api.expect(step).to_have_text(f"decision {decisions - 1} of {decisions}", timeout=WAIT)
 
 
+def test_against_an_agent_save_gives_what_the_seat_has_seen(page, running, tmp_path):
+    start_from_new_game_page(page, running, "marine", ["human", "random"])
+    act(page)
+    with page.expect_download() as download:
+        page.click("#save")
+    saved = tmp_path / "record.json"
+    download.value.save_as(saved)
+    record = json.loads(saved.read_text())
+    assert record["seat"] == 0 and "state" not in record and "history" not in record and record["log"]
+
+
 # ---- hot-seat ----------------------------------------------------------------------------------
 
 def test_hot_seat_hands_the_screen_over(page, running):
     start_from_new_game_page(page, running, "original", ["human", "human"])
+    overlay = page.locator("#handover")
+    sync_api.expect(overlay).to_be_visible()  # before the first person's first decision too
+    assert page.locator("#options button").count() == 0
+    before = received(page)
+    page.click("#ready")
+    settled(page, before)
     first = page.locator("#seat-name").inner_text()
     before = received(page)
     page.locator("#options button.option").first.click()
     settled(page, before)
-    overlay = page.locator("#handover")
     sync_api.expect(overlay).to_be_visible()
     assert page.locator("#board svg").count() == 0 and page.locator("#options button").count() == 0
     name = page.locator("#handover-name").inner_text()

@@ -1,17 +1,23 @@
-"""No hidden information reaches a seat's page: every message the table sends to a seat is
-read and searched for what that seat may not see (both editions).
+"""No hidden information reaches a page that may not see it: everything the table sends to
+a seat's page, and to a spectator's, is read and searched for what it may not see (both
+editions): every state message, the errors it is sent, its save and its replay (every
+step) during the game, the catalogue of rulesets.
 
-A game is played over the table's websocket by seat 1 (the person; agents in the other
-seats). Hidden are: the RNG state; the order of lists whose order is secret (poisoned
-with a known order here); the contents of secret lists and of other seats' private
-attributes (Marine's deck, trait pool, the traits others hold and keep secretly), unless
-the seat's own view shows them at some point of the game; other seats' options.
+A game is played over the table's websocket by seat 1 (the person, holding its invite
+token; agents in the other seats) while a spectator (no token) watches. Hidden are: the
+seed and the RNG state; the order of lists whose order is secret (in the order the seed gave); the contents of secret lists and of other seats' private attributes
+(Marine's deck, trait pool, the traits others hold and keep secretly), unless the page's
+own view shows them at some point of the game; other seats' options. A spectator sees
+what every seat sees: no private attribute at all. ``test_an_injected_leak_is_found``
+shows the check fails when a leak is put in a message, a save, or the spectator's view.
 """
 from __future__ import annotations
 
 import json
 import random
 import re
+import time
+import urllib.request
 
 import pytest
 
@@ -20,10 +26,12 @@ from support.table_support import RunningTable, need_table_extra
 need_table_extra()
 
 from speciation.interpreter.game import Game  # noqa: E402
+from speciation.interpreter.views import public_view  # noqa: E402
 from speciation.table.session import TableGame  # noqa: E402
 from speciation.api import determinize  # noqa: E402
 
 HUMAN_DECISIONS = 25
+SEED = 987_654_321_987
 
 
 @pytest.fixture(scope="module")
@@ -45,10 +53,11 @@ def _strings(value, out: set) -> set:
     return out
 
 
-def _secret_values(game: Game, seat: int) -> set[str]:
-    """Strings that sit where seat *seat* may not look (secret lists, others' private attributes)."""
+def _secret_values(game: Game, seat: int | None) -> set[str]:
+    """Strings that sit where seat *seat* may not look (secret lists, others' private
+    attributes; None: a spectator, for whom every private attribute is another's)."""
     hidden = game.ruleset.hidden
-    me = game.state["players"][seat]
+    me = game.state["players"][seat] if seat is not None else None
     found: set[str] = set()
     for record in game.state["ent"].values():
         owner = record["id"] if record.get("kind") == "player" else record.get("player")
@@ -62,29 +71,40 @@ def _secret_values(game: Game, seat: int) -> set[str]:
     return found - {"?"}
 
 
-def _poison_order(game: Game) -> list[list[str]]:
-    """Put every list whose order is secret into a known order that is not the sorted one
-    (the order a view shows); returns those orders."""
+def _secret_orders(game: Game) -> list[list[str]]:
+    """Every list whose order is secret, in its real order, where its first items are not
+    those of the sorted order (the order a view shows). (Not put in a known order by hand:
+    the game must keep its history, for the replays.)"""
     orders = []
     for record in game.state["ent"].values():
         for attr in sorted(game.ruleset.hidden.order):
             items = record.get(attr)
             if isinstance(items, list) and len(set(map(str, items))) >= 3:
-                record[attr] = sorted(items, key=str, reverse=True)
-                orders.append([str(x) for x in record[attr]])
-    game.state_edited()
+                order = [str(x) for x in items]
+                if order[:4] != sorted(order)[:4]:
+                    orders.append(order)
     return orders
 
 
-def _play_as(running, session: TableGame, seat: int) -> list[str]:
-    """Seat *seat* plays at its page (random picks) while agents play the others; the text
-    of every message the page received."""
+def _get(running, path: str, body: dict | None = None) -> str:
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(running.url + path, data=data, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return response.read().decode()
+
+
+def _play_as(running, session: TableGame, seat: int) -> tuple[list[str], list[str]]:
+    """Seat *seat* plays at its page (random picks, and some refused messages) while agents
+    play the others and a spectator watches; the text of everything seat *seat*'s page and
+    the spectator's page received (messages, errors, saves, replays)."""
     from websockets.sync.client import connect
-    ws_url = running.url.replace("http", "ws") + f"/ws/play/{session.ident}?seat={seat}"
-    received: list[str] = []
+    token = session.seating.invite(seat)
+    received: list[str] = [_get(running, "/api/rulesets")]
+    watched: list[str] = []
     rng = random.Random(5)
     decisions = 0
-    with connect(ws_url, open_timeout=20) as socket:
+    with connect(running.ws(session, token), open_timeout=20) as socket, \
+            connect(running.ws(session) + f"?seat={1 - seat}", open_timeout=20) as spectator:
         while decisions < HUMAN_DECISIONS:
             text = socket.recv(timeout=60)
             received.append(text)
@@ -92,9 +112,50 @@ def _play_as(running, session: TableGame, seat: int) -> list[str]:
             if message.get("type") == "state" and message["over"]:
                 break
             if message.get("type") == "state" and message["yours"]:
-                socket.send(json.dumps({"type": "choose", "index": rng.randrange(len(message["options"]))}))
+                if decisions % 8 == 3:  # refused ones: their errors are read too
+                    socket.send(json.dumps({"type": "choose", "decision": message["decision"], "index": 10**6}))
+                    socket.send(json.dumps({"type": "choose", "decision": "x/1", "index": 0}))
+                    socket.send(json.dumps({"type": "ready"}))
+                    socket.send("{")
+                socket.send(json.dumps({"type": "choose", "decision": message["decision"],
+                                        "index": rng.randrange(len(message["options"]))}))
                 decisions += 1
-    return received
+        try:
+            while True:
+                watched.append(spectator.recv(timeout=0.5))
+        except TimeoutError:
+            pass
+    for _ in range(600):  # the agents move on until it is the person's turn again
+        if not session.agent_to_move():
+            break
+        time.sleep(0.05)
+    for who, out, key in ((token, received, seat), (None, watched, None)):
+        query = f"?token={token}&seat={seat}" if who else ""
+        out.append(_get(running, f"/api/games/{session.ident}/save{query}"))
+        record = json.loads(out[-1])
+        # A seat's record holds its own view now: what it holds counts as seen, once checked.
+        now = session.game.view(key) if key is not None else public_view(session.game)
+        assert set(record) >= {"view", "log"} and not {"state", "history"} & set(record), \
+            f"more than the seat's record reached {'the spectator' if key is None else 'the seat'}: {sorted(record)}"
+        assert json.loads(json.dumps(record["view"])) == json.loads(json.dumps(now))
+        _shown(now, SHOWN.setdefault(key, set()))
+        url = json.loads(_get(running, f"/api/games/{session.ident}/replay", {"token": who, "seat": seat}))["url"]
+        out.extend(_replay_all(running, url.rsplit("/", 1)[1], len(session.decisions)))
+    return received, watched
+
+
+def _replay_all(running, ident: str, steps: int) -> list[str]:
+    """Every step of a replay as its page is sent it (and the refusal to show another seat)."""
+    from websockets.sync.client import connect
+    out = []
+    with connect(running.url.replace("http", "ws", 1) + f"/ws/replay/{ident}?seat=1", open_timeout=20) as socket:
+        out.append(socket.recv(timeout=60))
+        socket.send(json.dumps({"type": "seat", "seat": 1}))
+        out.append(socket.recv(timeout=60))
+        for step in range(1, steps + 1):
+            socket.send(json.dumps({"type": "step", "to": step}))
+            out.append(socket.recv(timeout=60))
+    return out
 
 
 def _shown(view: dict, out: set) -> set:
@@ -108,7 +169,8 @@ def _shown(view: dict, out: set) -> set:
 @pytest.fixture
 def resampled(monkeypatch):
     """Check every seat message as it is built: built again from a copy of the game whose
-    hidden parts are resampled (``Game.determinize``), it must come out the same."""
+    hidden parts are resampled (``Game.determinize``), it must come out the same. Records
+    what each seat's view (and the spectators', None) showed."""
     from speciation.table import messages
     built = messages.seat_state
     differences: list[str] = []
@@ -116,7 +178,9 @@ def resampled(monkeypatch):
 
     def checked(game, seat, seats, lang):
         message = built(game, seat, seats, lang)
-        _shown(game.view(seat), SHOWN)
+        _shown(game.view(seat) if seat is not None else public_view(game), SHOWN.setdefault(seat, set()))
+        if seat is None:
+            return message
         other = built(determinize(game, seat, rng), seat, seats, lang)
         # (The seat's own options are labelled by the rules from the game: a label may name
         # what this seat does see but the view does not model, e.g. a face-up tile on a pile.)
@@ -130,44 +194,92 @@ def resampled(monkeypatch):
     return differences
 
 
-SHOWN: set[str] = set()   # every string the seat's view showed when a message was built
+SHOWN: dict[int | None, set[str]] = {}   # the strings each seat's views showed when messages were built
+
+
+def _check_game(running, resampled, ruleset: str) -> None:
+    """Play a game of *ruleset* as seat 1 with a spectator watching; assert nothing either
+    page received holds what it may not see."""
+    session = TableGame.new(f"leak-{ruleset}-{random.random()}", ruleset, 3, ["human", "random", "random"],
+                            seed=SEED, hotseat=False)
+    orders = _secret_orders(session.game)
+    assert orders or ruleset == "original", "Marine's bags are in a secret order"
+    hidden = {0: _secret_values(session.game, 0), None: _secret_values(session.game, None)}
+    rng_state = json.dumps(session.game.state["rng"])
+    texts, watched = _play_as(running, session, 0)
+    assert len(texts) > HUMAN_DECISIONS, "the page was sent a message after each decision"
+    assert any('"type": "error"' in t for t in texts) and any('"speciation_seat_record"' in t for t in watched)
+    for seat, pages in ((0, texts), (None, watched)):
+        messages = [_parsed(t) for t in pages]
+        # Another seat's options never reach this page.
+        assert all(not m.get("options") for m in messages if m.get("type") == "state" and not m["yours"])
+        # The seed, the RNG state, and any list in its secret order, never appear.
+        everything = "\n".join(pages)
+        assert rng_state not in everything and str(SEED) not in everything
+        for order in orders:
+            assert json.dumps(order[:4]) not in everything and ", ".join(order[:4]) not in everything
+        # Secret contents and others' private values never appear: by id anywhere, by name in
+        # the text parts (the picture may draw every card's own spaces, wherever the card is).
+        leaks = _leak_candidates(session, hidden[seat] | _secret_values(session.game, seat), SHOWN.get(seat, set()))
+        if ruleset == "marine":
+            assert leaks, "Marine hides other seats' traits: the test must have something to look for"
+        for ident, names in leaks.items():
+            for word in names:
+                pattern = re.compile(rf"(?<![\w-]){re.escape(word)}(?![\w-])")
+                found = [t for t, m in zip(pages, messages) if pattern.search(_searchable(t, m, word == ident))]
+                who = "the spectator's" if seat is None else "seat 1's"
+                assert not found, f"the hidden value {ident!r} ({word!r}) reached {who} page: {found[0][:300]}"
+    # Each message is the same when what the seat cannot see is changed.
+    assert not resampled, "a message depends on what the seat cannot see: " + resampled[0]
+
+
+def _searchable(text: str, message: dict, by_id: bool) -> str:
+    """Where to look for a hidden value: a message's whole text for an id, its text parts
+    (not the picture) for a name; in a seat's record, its view without the entities' own
+    keys (every view has every card's record: where the card is, is what may be hidden)."""
+    if "view" in message:
+        view = message["view"]
+        records = [{k: v for k, v in r.items() if k not in ("id", "name", "kind")} for r in view["ent"].values()]
+        return json.dumps({**message, "view": {**view, "ent": records}})
+    return text if by_id else json.dumps({**message, "svg": ""})
+
+
+def _parsed(text: str) -> dict:
+    data = json.loads(text)
+    return data if isinstance(data, dict) else {"list": data}
 
 
 @pytest.mark.parametrize("ruleset", ["original", "marine"])
-def test_no_message_to_a_seat_holds_what_it_may_not_see(running, resampled, ruleset):
-    session = TableGame.new(f"leak-{ruleset}", ruleset, 3, ["human", "random", "random"], seed=11)
-    orders = _poison_order(session.game)
-    hidden_start = _secret_values(session.game, 0)
-    running.add(session)
-    rng_state = json.dumps(session.game.state["rng"])
-    texts = _play_as(running, session, 0)
-    assert len(texts) > HUMAN_DECISIONS, "the page was sent a message after each decision"
-    messages = [json.loads(t) for t in texts]
-    # Another seat's options never reach this page.
-    assert all(not m.get("options") for m in messages if m.get("type") == "state" and not m["yours"])
-    # The RNG state, and any list in its secret (poisoned) order, never appear.
-    everything = "\n".join(texts)
-    assert rng_state not in everything
-    for order in orders:
-        assert json.dumps(order[:4]) not in everything and ", ".join(order[:4]) not in everything
-    # Each message is the same when what the seat cannot see is changed.
-    assert not resampled, "a message depends on what the seat cannot see: " + resampled[0]
-    # Secret contents and others' private values never appear: by id anywhere, by name in
-    # the text parts (the picture may draw every card's own spaces, wherever the card is).
-    leaks = _leak_candidates(session, hidden_start | _secret_values(session.game, 0))
-    if ruleset == "marine":
-        assert leaks, "Marine hides other seats' traits: the test must have something to look for"
-    for ident, names in leaks.items():
-        for word in names:
-            pattern = re.compile(rf"(?<![\w-]){re.escape(word)}(?![\w-])")
-            found = [t for t, m in zip(texts, messages)
-                     if pattern.search(t if word == ident else json.dumps({**m, "svg": ""}))]
-            assert not found, f"the hidden value {ident!r} ({word!r}) reached seat 1's page: {found[0][:300]}"
+def test_nothing_a_page_receives_holds_what_it_may_not_see(running, resampled, ruleset):
+    _check_game(running, resampled, ruleset)
 
 
-def _leak_candidates(session: TableGame, secret: set[str]) -> dict[str, set[str]]:
-    """Hidden values the seat never saw, with the words that name them (id and names)."""
-    public = set(SHOWN)
+@pytest.mark.parametrize("leak", ["message", "save", "spectator"])
+def test_an_injected_leak_is_found(running, resampled, monkeypatch, leak):
+    """The check above fails when a leak is put in: another seat's secret traits in a state
+    message, the whole save handed to a seat mid-game, the spectator shown seat 2's view."""
+    from speciation.table import messages, session as session_module
+    if leak == "message":
+        built = messages.seat_state
+
+        def leaky(game, seat, seats, lang):
+            message = built(game, seat, seats, lang)
+            other = game.state["players"][1]
+            held = [str(r[a]) for r in game.state["ent"].values() if other in (r.get("player"), r["id"])
+                    for a in sorted(game.ruleset.hidden.private) if r.get(a)]
+            message["log"] = message["log"] + held
+            return message
+        monkeypatch.setattr(messages, "seat_state", leaky)
+    elif leak == "save":
+        monkeypatch.setattr(session_module.TableGame, "seat_record", lambda self, seat: self.save_json())
+    else:
+        monkeypatch.setattr(messages, "public_view", lambda game: game.view(1))
+    with pytest.raises(AssertionError, match="reached"):
+        _check_game(running, resampled, "marine")
+
+
+def _leak_candidates(session: TableGame, secret: set[str], public: set[str]) -> dict[str, set[str]]:
+    """Hidden values the page never saw, with the words that name them (id and names)."""
     ruleset = session.game.ruleset
     out = {}
     for ident in secret - public:

@@ -23,7 +23,7 @@ def test_undo_takes_back_the_decision_and_the_agents_replies():
     seat, before = session.decider, json.dumps(session.game.state)
     played = len(session.decisions)
     assert session.human(seat) and session.undo_refusal(seat) == "there is no decision of yours to undo"
-    assert session.choose(seat, 0) is None
+    assert session.choose(seat, session.game.decision_id, 0) is None
     while session.agent_step():
         pass
     assert session.decider == seat and len(session.decisions) >= 2
@@ -38,7 +38,7 @@ def test_undo_is_refused_once_something_was_drawn():
     for _ in range(400):  # until one decision of a person draws from the random state
         seat = session.decider
         drawn_before = session.game.state["rng"]
-        assert session.choose(seat, rng.randrange(len(session.game.legal_actions()))) is None
+        assert session.choose(seat, session.game.decision_id, rng.randrange(len(session.game.legal_actions()))) is None
         if session.game.state["rng"] != drawn_before:
             break
     else:
@@ -72,3 +72,28 @@ def test_a_replay_names_the_first_decision_that_no_longer_applies():
 def test_serve_command_options():
     args = build_parser().parse_args(["serve", "--port", "0", "--no-browser", "--host", "127.0.0.1"])
     assert (args.port, args.no_browser, args.host) == (0, True, "127.0.0.1") and callable(args.handler)
+
+
+def test_a_new_game_seed_is_secret_unless_given():
+    seeds = {TableGame.new(str(i), "original", 2, ["human", "human"]).game.state["seed"] for i in range(3)}
+    assert len(seeds) == 3  # drawn from a secure random source, not 0
+    assert TableGame.new("g", "original", 2, ["human", "human"], seed=5).game.state["seed"] == 5
+    assert build_parser().parse_args(["play", "original"]).seed is None  # play draws one too
+
+
+def test_serve_offers_listed_folders_by_name(tmp_path, capsys):
+    from speciation.commands.serve import _offered
+    (tmp_path / "mymod").mkdir()
+    args = build_parser().parse_args(["serve", "--mod", str(tmp_path / "mymod"), "--origin", "https://t.example"])
+    assert _offered(args) == ({}, {"mymod": str((tmp_path / "mymod").resolve())})
+    assert args.origin == ["https://t.example"]
+    args = build_parser().parse_args(["serve", "--ruleset", str(tmp_path / "missing")])
+    assert _offered(args) is None and "no such file or folder" in capsys.readouterr().err
+
+
+def test_a_replaced_person_is_played_by_an_agent():
+    session = TableGame.new("a", "original", 2, ["human", "human"], seed=3)
+    assert session.replace_by_agent(1, "random") is None
+    assert session.seats == ["human", "random"] and 1 in session.agents
+    assert session.replace_by_agent(1, "random") == "that seat is not a person's"
+    assert session.replace_by_agent(7, "random") == "no such seat"

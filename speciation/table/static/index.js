@@ -31,6 +31,17 @@ function fillRuleset() {
     variants.append(label);
   }
   if (!r.variants.length) variants.textContent = "none";
+  const mods = $("mods");
+  mods.replaceChildren();
+  for (const m of catalogue.mods || []) {
+    const label = document.createElement("label");
+    const box = document.createElement("input");
+    box.type = "checkbox";
+    box.value = m;
+    label.append(box, " " + m);
+    mods.append(label);
+  }
+  if (!(catalogue.mods || []).length) mods.textContent = "none";
   const lang = $("lang");
   lang.replaceChildren(option("", "rule files' names"));
   for (const l of r.langs) lang.append(option(l, l));
@@ -76,20 +87,51 @@ async function start(event) {
   const body = {
     ruleset: $("ruleset").value,
     variants: [...document.querySelectorAll("#variants input:checked")].map((b) => b.value),
-    mods: $("mods").value.split("\n").map((s) => s.trim()).filter(Boolean),
+    mods: [...document.querySelectorAll("#mods input:checked")].map((b) => b.value),
     players: Number($("players").value),
     seats: [...document.querySelectorAll("#seats select")].map((s) => s.value),
     lang: $("lang").value || null,
-    seed: Number($("seed").value) || 0,
+    seed: $("seed").value === "" ? null : Number($("seed").value),
+    hotseat: $("hotseat").checked,
   };
   $("start").disabled = true;
   try {
     const data = await post("/api/games", body);
-    location.href = data.url;
+    opened(data);
   } catch (error) {
     $("new-error").textContent = error.message;
     $("start").disabled = false;
   }
+}
+
+// A game was made: keep its invite links for the creator's page; go to the table, or show
+// the links first when people play on their own devices.
+function opened(data) {
+  const links = {};
+  for (const invite of data.invites) links[invite.seat] = location.origin + invite.url;
+  sessionStorage.setItem(`speciation-links-${data.game}`, JSON.stringify(links));
+  if (data.hotseat || data.invites.length <= 1) {
+    location.href = data.url;
+    return;
+  }
+  const list = $("link-list");
+  list.replaceChildren();
+  const rows = [["You (the game's creator)", data.url], ["Spectators", data.spectator],
+                ...data.invites.map((i) => [i.name, i.url])];
+  for (const [name, url] of rows) {
+    const label = document.createElement("label");
+    label.className = "invite";
+    const input = document.createElement("input");
+    input.readOnly = true;
+    input.value = location.origin + url;
+    input.addEventListener("focus", () => input.select());
+    label.append(name + " ", input);
+    list.append(label);
+  }
+  $("open-table").href = data.url;
+  $("new-form").hidden = true;
+  $("links").hidden = false;
+  document.body.dataset.links = "1";
 }
 
 async function load(url) {
@@ -101,7 +143,8 @@ async function load(url) {
   }
   try {
     const data = await post(url, await file.text(), true);
-    location.href = data.url;
+    if (data.invites) opened(data);
+    else location.href = data.url;
   } catch (error) {
     $("load-error").textContent = error.message;
   }

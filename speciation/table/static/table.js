@@ -5,14 +5,19 @@
 const $ = (id) => document.getElementById(id);
 const [, mode, ident] = location.pathname.split("/");
 const params = new URLSearchParams(location.search);
+// The page's credential: the token of an invite link (or the creator's), in the address's
+// fragment (never sent with a page request); without one the page is a spectator.
+const token = new URLSearchParams(location.hash.slice(1)).get("t") || "";
 let socket = null;
 let state = null;
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const seat = params.get("seat");
-  const query = seat !== null ? `?seat=${encodeURIComponent(seat)}` : "";
-  socket = new WebSocket(`${scheme}://${location.host}/ws/${mode}/${ident}${query}`);
+  const query = new URLSearchParams();
+  if (mode === "play" && token) query.set("token", token);
+  if (mode === "replay" && params.get("seat") !== null) query.set("seat", params.get("seat"));
+  const text = query.toString();
+  socket = new WebSocket(`${scheme}://${location.host}/ws/${mode}/${ident}${text ? "?" + text : ""}`);
   socket.onmessage = (event) => receive(JSON.parse(event.data));
   socket.onclose = () => toast("the connection to the table was closed (reload the page to reconnect)");
 }
@@ -25,6 +30,7 @@ let received = 0;
 function receive(message) {
   document.body.dataset.received = ++received;
   if (message.type === "error") return toast(message.text);
+  if (message.type === "invite") return showInvite(message.seat, message.url);
   if (message.type === "handover") return showHandover(message);
   if (message.type === "state") return showState(message);
 }
@@ -53,7 +59,10 @@ function showState(message) {
   $("handover").hidden = true;
   hideMenu();
   document.body.dataset.phase = message.over ? "over" : message.yours ? "yours" : "waiting";
-  $("seat-name").textContent = message.mode === "replay" ? "replay" : `you are ${message.seat_name}`;
+  const watching = message.seat === null || message.seat === undefined;
+  document.body.dataset.role = watching ? "spectator" : "seat";
+  $("seat-name").textContent = message.mode === "replay" ? (watching ? "replay (what every seat saw)" : `replay as ${message.seat_name}`)
+    : watching ? "watching (a spectator)" : `you are ${message.seat_name}`;
   showStatus(message);
   $("board").innerHTML = message.svg;
   markChoosable(message);
@@ -108,7 +117,7 @@ function choose(index) {
   hideMenu();
   document.body.dataset.phase = "sent";
   for (const b of $("options").querySelectorAll("button")) b.disabled = true;
-  send({ type: "choose", index });
+  send({ type: "choose", decision: state ? state.decision : null, index });
 }
 
 function showOptions(message) {
@@ -120,6 +129,7 @@ function showOptions(message) {
   }
   if (!message.yours) {
     box.append(note(message.over ? "The game is over." : `Waiting for ${message.decider_name}.`));
+    showCreator(message);
     return;
   }
   for (const o of message.options) {
@@ -136,6 +146,62 @@ function showOptions(message) {
     button.addEventListener("click", () => choose(o.index));
     box.append(button);
   }
+  showCreator(message);
+}
+
+// ---- the creator's page: the invite links, a person replaced by an agent ----------------------
+
+function savedLinks() {
+  try { return JSON.parse(sessionStorage.getItem(`speciation-links-${ident}`) || "{}"); } catch (e) { return {}; }
+}
+
+function showInvite(seat, url) {
+  const links = savedLinks();
+  links[seat] = location.origin + url;
+  sessionStorage.setItem(`speciation-links-${ident}`, JSON.stringify(links));
+  if (state) showCreator(state);
+}
+
+function showCreator(message) {
+  const box = $("creator");
+  box.hidden = !message.creator || message.over;
+  if (box.hidden) return;
+  const list = $("invites");
+  list.replaceChildren();
+  const spectator = document.createElement("p");
+  spectator.className = "invite";
+  spectator.append("Spectators: ", linkField(`${location.origin}/play/${ident}`));
+  list.append(spectator);
+  const links = savedLinks();
+  for (const p of message.players) {
+    if (p.kind !== "human") continue;
+    const row = document.createElement("div");
+    row.className = "invite";
+    row.dataset.seat = p.seat;
+    row.append(`${p.name}: `);
+    if (links[p.seat]) row.append(linkField(links[p.seat]));
+    const again = document.createElement("button");
+    again.textContent = links[p.seat] ? "new link" : "make a link";
+    again.title = "a new invite link for this seat (the old one stops working)";
+    again.addEventListener("click", () => send({ type: "invite", seat: p.seat }));
+    const agent = document.createElement("select");
+    for (const a of message.agents || []) agent.append(new Option(`agent: ${a}`, a));
+    const replace = document.createElement("button");
+    replace.textContent = "replace by";
+    replace.className = "replace";
+    replace.addEventListener("click", () => send({ type: "replace", seat: p.seat, agent: agent.value }));
+    row.append(" ", again, " ", replace, agent);
+    list.append(row);
+  }
+}
+
+function linkField(url) {
+  const input = document.createElement("input");
+  input.readOnly = true;
+  input.value = url;
+  input.className = "link";
+  input.addEventListener("focus", () => input.select());
+  return input;
 }
 
 function glow(entity, on) {
@@ -203,11 +269,14 @@ function showTools(message) {
       });
     }
     select.value = message.seat;
+    select.parentElement.hidden = message.locked;
     return;
   }
   $("undo").disabled = !message.can_undo;
   $("undo").title = message.can_undo ? "take back your last decision" : message.undo_reason;
-  $("save").href = `/api/games/${ident}/save`;
+  const seat = message.seat === null || message.seat === undefined ? "" : message.seat;
+  $("save").href = `/api/games/${ident}/save?` + new URLSearchParams({ token, seat });
+  $("save").title = message.over ? "download the whole game" : "download what you have seen of the game";
 }
 
 // ---- menus, hover text, messages --------------------------------------------------------------
@@ -259,7 +328,9 @@ function toast(text) {
 }
 
 async function startReplay() {
-  const response = await fetch(`/api/games/${ident}/replay`, { method: "POST" });
+  const seat = state && state.seat !== null && state.seat !== undefined ? state.seat : null;
+  const response = await fetch(`/api/games/${ident}/replay`, {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token, seat }) });
   const data = await response.json();
   if (data.url) location.href = data.url;
   else toast(data.error || "cannot replay");
