@@ -35,8 +35,9 @@ import os
 import pickle
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 LIMIT = 20_000
 _documents: dict[tuple, Any] = {}

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from collections import Counter
 from difflib import get_close_matches
 from functools import lru_cache
-from typing import Iterable
+from collections.abc import Iterable
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,7 +24,7 @@ class Span:
     def __str__(self) -> str:
         return f"{self.path}:{self.line}:{self.col}" if self.line > 0 else self.path
 
-    def shifted(self, line: int, col: int) -> "Span":
+    def shifted(self, line: int, col: int) -> Span:
         """The span of (line, col), 1-based, inside text that starts here."""
         return Span(self.path, self.line + line - 1, self.col + col - 1)
 

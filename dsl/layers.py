@@ -217,10 +217,10 @@ class Definitions:
 
     def add_layer(self, documents: list[tuple[Path, Any]]) -> None:
         """Add one layer's documents: removals first, then kinds, so file order never matters."""
-        for path, doc in documents:
+        for _path, doc in documents:
             if doc is not None and "remove" in doc:
                 self.remove(doc["remove"])
-        for path, doc in documents:
+        for _path, doc in documents:
             if doc is not None and "kinds" in doc:
                 self.add_kinds(doc["kinds"], doc)
         for path, doc in documents:

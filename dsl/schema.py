@@ -7,7 +7,7 @@ place in the author's words and point at the offending key or value.
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -23,7 +23,7 @@ def _schema(name: str) -> dict:
     return json.loads(resources.files(__package__).joinpath(f"schemas/{name}.json").read_text())
 
 
-@lru_cache(maxsize=None)
+@cache
 def validator(kind: str) -> Draft202012Validator:
     """The validator of one kind of file; schemas may refer to shared ones by file name
     (``presentation.json``)."""

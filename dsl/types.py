@@ -8,8 +8,9 @@ raise a false alarm (both built-in editions must load clean).
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Any
 
 from lark import Token, Tree
 

@@ -30,7 +30,7 @@ class HexGrid:
     cells_at: dict[str, list[str]]
 
     @classmethod
-    def build(cls, coordinates: list[tuple[int, int]]) -> "HexGrid":
+    def build(cls, coordinates: list[tuple[int, int]]) -> HexGrid:
         present = {cell_id(q, r) for q, r in coordinates}
         cells = [cell_id(q, r) for q, r in coordinates]
         neighbours, corners, cells_at = {}, {}, {}

@@ -9,7 +9,8 @@ or undeclared attribute becomes a :class:`CompileError` with a position and a
 from __future__ import annotations
 
 import operator
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from lark import Token, Tree
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import operator
 import itertools
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from lark import Token, Tree
 

@@ -15,7 +15,7 @@ from ..dsl import cache
 from ..dsl import graph as g
 from ..dsl.errors import RuleErrors, SchemaError, Span, did_you_mean
 from ..dsl.layers import SIGNATURE, Definitions, plain_value, find_ruleset
-from ..dsl.layers import available_rulesets, slug, variant_files  # noqa: F401  (public here too)
+from ..dsl.layers import available_rulesets, slug, variant_files  # public here too
 from ..dsl.loader import Node
 from ..dsl.presentation import check_presentation
 from ..dsl.types import check_types
@@ -115,11 +115,11 @@ class RulesetBuilder(Definitions):
         constants: dict[str, Any] = {"game": "game"}
         for kind in self.kinds:
             constants[kind] = kind
-        for category, (names, span) in self.symbols.items():
+        for category, (names, _span) in self.symbols.items():
             constants[category] = list(names)
             for name in names:
                 constants[name] = name
-        for name, (value, span) in self.tables.items():
+        for name, (value, _span) in self.tables.items():
             constants[name] = value
         for ident in self.entities:
             constants[ident] = ident
@@ -217,7 +217,7 @@ class RulesetBuilder(Definitions):
 
     def card_entities(self) -> dict[str, dict]:
         out = {}
-        for ident, (doc, path) in self.cards.items():
+        for ident, (doc, _path) in self.cards.items():
             record = {"kind": "card", "id": ident, **self.kinds.get("card", {})}
             record.update(name=str(doc["card"]), deck=self.deck_of(ident, doc))
             record.update(plain_value(doc.get("attributes", {})))

@@ -13,7 +13,7 @@ True
 """
 from __future__ import annotations
 
-from typing import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from .agents.base import Agent, GameTooLong, UndoRequest, seat_views
 from .interpreter.game import Action, Game

@@ -4,9 +4,10 @@ wherever they run."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any
 
 from ..agents.base import GameTooLong
 from ..agents.registry import make_agents

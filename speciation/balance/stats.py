@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from statistics import mean, median, pstdev
-from typing import Iterable
+from collections.abc import Iterable
 
 CONFIDENCE = 0.95
 

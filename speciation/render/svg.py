@@ -335,12 +335,12 @@ def _panels(canvas: _Canvas, x0: float, y0: float, columns: int) -> tuple[float,
                 f'stroke-width="3"/>', f'<rect x="{x}" y="{y}" width="{PANEL_W}" height="26" rx="6" fill="{colour}"/>',
                 _text(x + 8, y + 18, heading, 13, weight="bold", fill=_ink(colour))]
         lines = []
-        for j, field in enumerate(fields):
+        for j, shown in enumerate(fields):
             fy = y + 46 + j * 22
-            label = scene.text(field.get("label", field["attribute"]))
-            value = record.get(field["attribute"])
+            label = scene.text(shown.get("label", shown["attribute"]))
+            value = record.get(shown["attribute"])
             body.append(_text(x + 8, fy, label, 11, fill="#555"))
-            body.append(_field_value(canvas, field, value, x + 134, fy))
+            body.append(_field_value(canvas, shown, value, x + 134, fy))
             lines.append(f"{label}: {scene.items(value)}")
         canvas.group(record["id"], heading + "\n" + "\n".join(lines), "".join(body), "panel")
     rows = (len(records) + columns - 1) // columns

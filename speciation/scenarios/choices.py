@@ -6,8 +6,9 @@ otherwise seem to go to the wrong question."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from ..dsl.errors import IllegalActionError, Span
 from ..interpreter.game import Action, Game

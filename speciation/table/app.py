@@ -61,7 +61,7 @@ class Table:
             self.sent.append((page.seat if message.get("type") == "state" else -1, message))
         try:
             await page.socket.send_text(json.dumps(message))
-        except Exception:  # noqa: BLE001 - the page went away; it is dropped on disconnect
+        except Exception:  # the page went away; it is dropped on disconnect
             pass
 
     async def show(self, ident: str) -> None:
@@ -101,7 +101,7 @@ class Table:
                 await asyncio.sleep(self.agent_delay)
             try:
                 moved = await asyncio.to_thread(session.agent_step)
-            except Exception as error:  # noqa: BLE001 - an agent or rule failure: tell the pages
+            except Exception as error:  # an agent or rule failure: tell the pages
                 for page in self.pages.get(ident, []):
                     await self.send(page, {"type": "error", "text": f"an agent could not move: {error}"})
                 return

@@ -50,14 +50,14 @@ class TableGame:
     @classmethod
     def new(cls, ident: str, ruleset_name: str, players: int, seats: list[str], seed: int = 0,
             variants: list[str] | None = None, mods: list[str] | None = None,
-            lang: str | None = None) -> "TableGame":
+            lang: str | None = None) -> TableGame:
         ruleset = load_ruleset(ruleset_name, list(variants or []), list(mods or []))
         game = Game.new(ruleset, players, seed, lang=lang)
         return cls(ident, game, _seat_list(seats, players), lang)._with_agents(seed)
 
     @classmethod
     def resume(cls, ident: str, text: str, seats: list[str] | None = None,
-               lang: str | None = None) -> "TableGame":
+               lang: str | None = None) -> TableGame:
         """A session from a save (the engine's format; a table's save also names its seats)."""
         game = load_save(text, lang=lang)
         table = _table_part(text)
@@ -65,7 +65,7 @@ class TableGame:
         chosen = seats or table.get("seats") or [HUMAN] * players
         return cls(ident, game, _seat_list(chosen, players), lang)._with_agents(int(game.state.get("seed", 0)))
 
-    def _with_agents(self, seed: int) -> "TableGame":
+    def _with_agents(self, seed: int) -> TableGame:
         for seat, name in enumerate(self.seats):
             if name != HUMAN:
                 self.agents[seat] = make_agent(name, seed, seat)
@@ -192,7 +192,7 @@ class Replay:
         self._games: list[Game] = [replay(ruleset, history, lang=lang, stop=0)]
 
     @classmethod
-    def from_save(cls, ident: str, text: str, lang: str | None = None) -> "Replay":
+    def from_save(cls, ident: str, text: str, lang: str | None = None) -> Replay:
         """The replay of a save; under rules changed since, it stops at the first decision
         that no longer applies (and says which)."""
         try:
@@ -205,7 +205,7 @@ class Replay:
         return cls(ident, game.ruleset, history, _table_part(text).get("seats"), lang)
 
     @classmethod
-    def of(cls, ident: str, session: TableGame) -> "Replay":
+    def of(cls, ident: str, session: TableGame) -> Replay:
         history = session.game.history
         if history is None:
             raise SaveFileError("this game has no decision history to replay")
