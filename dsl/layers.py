@@ -13,7 +13,7 @@ import hashlib
 import re
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from . import cache
 from . import mods as mods_
@@ -243,7 +243,7 @@ class Definitions:
 
     def remove(self, section: Node) -> None:
         """Take away definitions of earlier layers (an edition or mod declaring what differs)."""
-        tables = {"entities": self.entities, "cards": self.cards, "decks": self.decks, "macros": self.macros,
+        tables: dict[str, dict] = {"entities": self.entities, "cards": self.cards, "decks": self.decks, "macros": self.macros,
                   "functions": self.functions, "tables": self.tables, "symbols": self.symbols}
         for key, names in section.items():
             if key == "entity_kinds":
@@ -308,6 +308,7 @@ class Definitions:
     def _add_signatures(self, section: Node, table: dict, kind: str) -> None:
         for key, text in section.items():
             match = SIGNATURE.match(str(key))
+            assert match is not None  # the schema's pattern for these keys
             name = match.group(1)
             params = [p.strip() for p in (match.group(2) or "").split(",") if p.strip()]
             self.claim(kind, name, section.where_key(key))
@@ -375,7 +376,7 @@ def _merge(into: dict, section: Node, path: tuple, spans: dict) -> None:
             into.pop(str(key), None)
             continue
         if isinstance(value, dict) and isinstance(into.get(str(key)), dict):
-            _merge(into[str(key)], value, here, spans)
+            _merge(into[str(key)], cast(Node, value), here, spans)  # a mapping read from a file
             continue
         into[str(key)] = plain_value(value)
         for i, item_span in enumerate(getattr(value, "item_spans", [])):

@@ -139,6 +139,7 @@ class Compiler(ExpressionCompiler):
 
     def s_call_stmt(self, tree: Tree, scope: Scope) -> g.Stmt | None:
         name, args_tree = tree.children
+        assert isinstance(name, Token)  # call_stmt: NAME args?
         args = list(args_tree.children) if args_tree is not None else []
         span = scope.span(tree)
         if name in self.macro_params:

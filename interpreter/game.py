@@ -225,9 +225,9 @@ class Game:
         if pending is None:
             raise IllegalActionError("the game is over; no action is legal")
         offer = self._offer
-        if action.__class__ is _Offered and action._offer is offer and offer.pending is pending \
+        if action.__class__ is _Offered and offer is not None and action._offer is offer and offer.pending is pending \
                 and action._raw is not _COPIED and decision is None:
-            index = action._index  # offered for this very decision, its value unread: no search
+            index: int | None = action._index  # offered for this very decision, its value unread: no search
         else:
             if decision is not None and decision != self.decision_id:
                 self._refuse_decision(decision, pending)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 from difflib import get_close_matches
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -72,11 +73,11 @@ class Ruleset:
     hidden: Hidden = field(default_factory=Hidden)   # what a seat may not see (the 'hidden' section)
     source: str = ""  # what load_ruleset was given (a folder made absolute): reloads the same rules
 
-    def compile_program(self, text: str, origin: Span, params: list[str] = ()) -> g.Block:
+    def compile_program(self, text: str, origin: Span, params: Sequence[str] = ()) -> g.Block:
         """Compile extra statements (a scenario's setup, say) in this ruleset's names."""
         return self._checked(lambda c: c.program(text, origin, list(params)))
 
-    def compile_expression(self, text: str, origin: Span, params: list[str] = ()) -> g.Expr:
+    def compile_expression(self, text: str, origin: Span, params: Sequence[str] = ()) -> g.Expr:
         """Compile one extra expression in this ruleset's names."""
         return self._checked(lambda c: compile_expression_text(c, text, origin, list(params)))
 
@@ -202,7 +203,7 @@ class RulesetBuilder(Definitions):
         """A card's provenance; an adopting deck may say what the card rests on in its edition
         (its own sources first, then the card file's)."""
         own = plain_value(doc["provenance"])
-        spec = self.decks.get(deck, {})
+        spec: dict = self.decks.get(deck, {})
         if ident not in spec.get("adopt", []) or "adopt_provenance" not in spec:
             return own
         adopted = plain_value(spec["adopt_provenance"])

@@ -77,7 +77,7 @@ def collect(ruleset: str, variants: Iterable[str] = (), mods: Iterable[str] = ()
 
 def vocabulary(ruleset: str, variants: Iterable[str] = (), mods: Iterable[str] = ()) -> Vocabulary:
     defs = collect(ruleset, variants, mods)
-    manifest = defs.manifest or {}
+    manifest: dict = defs.manifest or {}
     vocab = Vocabulary(str(manifest.get("ruleset", ruleset)), definitions=defs)
     sources = defs.sources
     add = vocab.entries.append

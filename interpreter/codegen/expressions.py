@@ -18,7 +18,7 @@ to run the closures instead (the tests compare both).
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lark import Token, Tree
 
@@ -31,6 +31,9 @@ from ..limits import SEARCHED
 from . import writer
 from .quick import quick
 from .writer import HELPERS, RELATIONS, Unsupported, constants, ident
+
+if TYPE_CHECKING:
+    from .statements import Space
 
 _TEMPORARY = re.compile(r"t(\d+)\Z")  # the writer's temporaries (see tmp)
 _OPS = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">=", "+": "+", "-": "-",
@@ -63,7 +66,7 @@ class ExpressionWriter(TreeWalker):
         # before the ruleset knows which functions are modified or static)
         self.inlining: list[str] | None = None
         self.records: dict[str, str] = {}  # a local's code -> its entity record's (see fetch)
-        self.space = None  # rule-local names as Python locals (statements.Space); None: in env
+        self.space: Space | None = None  # rule-local names as Python locals (statements.Space); None: in env
         # comprehensions around: [line of the loop, depth, its variable, temporaries made before it,
         # reads done once]
         self.loops: list[list] = []
@@ -119,7 +122,7 @@ class ExpressionWriter(TreeWalker):
 
     # ---- expressions: each returns a Python expression that is cheap to repeat --------
 
-    def expr(self, tree: Tree | Token, names: dict[str, str]) -> str:
+    def expr(self, tree: Tree, names: dict[str, str]) -> str:
         handler = self.handler("x_", tree.data)
         if handler is None:
             raise Unsupported(tree.data)
@@ -323,6 +326,7 @@ class ExpressionWriter(TreeWalker):
         """A small rule function's body as code, its parameters bound to the arguments
         (no memo: computing it costs less than looking it up); an error passing through
         names the function, as a call would."""
+        assert self.inlining is not None  # the caller inlines only where inlining is on
         out = self.tmp()
         self.emit("try:")
         self.depth += 1

@@ -52,7 +52,8 @@ def summarize(records: list) -> dict:
     done = [r for r in records if r.completed]
     n = len(done)
     players = max((len(r.scores) for r in done), default=0)
-    taken, taker_won = Counter(), Counter()
+    taken: Counter[str] = Counter()
+    taker_won: Counter[str] = Counter()
     for r in done:
         for card, seat in r.taken:
             taken[card] += 1

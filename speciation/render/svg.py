@@ -29,7 +29,7 @@ def _title(text: str) -> str:
     return f"<title>{_t(text)}</title>"
 
 
-def _text(x: float, y: float, text: Any, size: int = 12, anchor: str = "start", weight: str = "normal",
+def _text(x: float, y: float, text: Any, size: float = 12, anchor: str = "start", weight: str = "normal",
           fill: str = "#222") -> str:
     return (f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" text-anchor="{anchor}" '
             f'font-weight="{weight}" fill="{fill}">{_t(text)}</text>')
@@ -77,7 +77,8 @@ class Picture:
 
 class _Canvas:
     def __init__(self, scene: Scene):
-        self.scene, self.parts = scene, []
+        self.scene = scene
+        self.parts: list[str] = []
         self.drawn: dict[str, str] = {}
 
     def add(self, *parts: str) -> None:

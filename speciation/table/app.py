@@ -33,7 +33,7 @@ class Page:
     """One open page: the websocket, and whose view it shows."""
 
     socket: WebSocket
-    seat: int | None = None      # the seat shown now
+    seat: int = 0                # the seat shown now
     fixed: bool = False          # the page asked for one seat (?seat=N): no hand-over
     waiting: int | None = None   # hot-seat: the seat the page is being handed to
     step: int = 0                # replay: the decision shown
@@ -70,7 +70,7 @@ class Table:
         cache: dict[int, dict] = {}
         for page in list(self.pages.get(ident, [])):
             decider = session.decider
-            if not page.fixed and session.human(decider) and decider != page.seat:
+            if not page.fixed and decider is not None and session.human(decider) and decider != page.seat:
                 page.waiting = decider
                 await self.send(page, messages.handover(session.game, decider))
                 continue

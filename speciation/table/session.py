@@ -96,7 +96,7 @@ class TableGame:
 
     # ---- deciding ----------------------------------------------------------------------------
 
-    def choose(self, seat: int, index: int) -> str | None:
+    def choose(self, seat: int, index: object) -> str | None:
         """Seat *seat* (a person) takes its option number *index*; the reason if refused."""
         with self.lock:
             if self.decider != seat:
