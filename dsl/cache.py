@@ -45,7 +45,8 @@ _trees: dict[tuple[str, str], Any] = {}
 _code: dict[tuple, Any] = {}
 _checks: dict[tuple, Any] = {}
 _types: dict[str, Any] = {}
-_TABLES: dict[str, dict[Any, Any]] = {"documents": _documents, "trees": _trees, "code": _code, "checks": _checks, "types": _types}
+_TABLES: dict[str, dict[Any, Any]] = {"documents": _documents, "trees": _trees, "code": _code, "checks": _checks,
+                                      "types": _types}
 
 _used: dict[str, set] = {name: set() for name in _TABLES}  # the keys this process asked for
 made: dict[str, int] = {name: 0 for name in _TABLES}  # entries this process had to make (not found)

@@ -243,8 +243,9 @@ class Definitions:
 
     def remove(self, section: Node) -> None:
         """Take away definitions of earlier layers (an edition or mod declaring what differs)."""
-        tables: dict[str, dict] = {"entities": self.entities, "cards": self.cards, "decks": self.decks, "macros": self.macros,
-                  "functions": self.functions, "tables": self.tables, "symbols": self.symbols}
+        tables: dict[str, dict] = {"entities": self.entities, "cards": self.cards, "decks": self.decks,
+                                   "macros": self.macros, "functions": self.functions, "tables": self.tables,
+                                   "symbols": self.symbols}
         for key, names in section.items():
             if key == "entity_kinds":
                 doomed = [i for i, r in self.entities.items() if r["kind"] in names]

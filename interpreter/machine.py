@@ -62,7 +62,8 @@ class Machine:
         self.meter = Meter(self.limits)
         self.log_chars = 0  # characters logged by this machine (bounded by limits.log_chars)
         self.chance_source = None  # None: the generator; else chance outcomes from outside (chance.py)
-        self.on_settled: Callable[[Any, Any], Any] | None = None  # None, or called as on_settled(stmt, value) when the rules settle a choice
+        # None, or called as on_settled(stmt, value) when the rules settle a choice
+        self.on_settled: Callable[[Any, Any], Any] | None = None
 
     # ---- services for compiled expressions ------------------------------------------
 

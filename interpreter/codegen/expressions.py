@@ -18,7 +18,7 @@ to run the closures instead (the tests compare both).
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from lark import Token, Tree
 
@@ -31,9 +31,6 @@ from ..limits import SEARCHED
 from . import writer
 from .quick import quick
 from .writer import HELPERS, RELATIONS, Unsupported, constants, ident
-
-if TYPE_CHECKING:
-    from .statements import Space
 
 _TEMPORARY = re.compile(r"t(\d+)\Z")  # the writer's temporaries (see tmp)
 _OPS = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">=", "+": "+", "-": "-",
@@ -66,7 +63,9 @@ class ExpressionWriter(TreeWalker):
         # before the ruleset knows which functions are modified or static)
         self.inlining: list[str] | None = None
         self.records: dict[str, str] = {}  # a local's code -> its entity record's (see fetch)
-        self.space: Space | None = None  # rule-local names as Python locals (statements.Space); None: in env
+        # rule-local names as Python locals (a statements.Space, not imported here: statements
+        # imports this module); None: in env
+        self.space: Any = None
         # comprehensions around: [line of the loop, depth, its variable, temporaries made before it,
         # reads done once]
         self.loops: list[list] = []
