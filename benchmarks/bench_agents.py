@@ -28,7 +28,7 @@ def bench_decision(ruleset: str, players: int, walk: int, decisions: int, seed: 
     for _ in range(walk):
         game.apply(walker.choose(SeatView(game, game.current_player)))
     times, options = [], []
-    for number in range(decisions):
+    for _ in range(decisions):
         seat = game.current_player
         agent = MctsAgent(seed, seat)
         view = SeatView(game, seat)

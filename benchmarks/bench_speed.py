@@ -22,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from functools import partial
 
 from speciation import Game, load_ruleset
 
@@ -94,8 +95,8 @@ def costs(rulesets: dict) -> None:
                 print(f"  clone (log off)   {fmt(cpu(quiet.clone, 7, 20))}")
             to_json, from_json = _save_functions()
             text = to_json(game)
-            print(f"  to_json           {fmt(cpu(lambda: to_json(game), 7, 10))}")
-            print(f"  from_json         {fmt(cpu(lambda: from_json(text, rulesets[name]), 7, 10))}")
+            print(f"  to_json           {fmt(cpu(partial(to_json, game), 7, 10))}")
+            print(f"  from_json         {fmt(cpu(partial(from_json, text, rulesets[name]), 7, 10))}")
             print(f"  legal_actions     {fmt(cpu(game.legal_actions, 7, 50))}")
             action = game.legal_actions()[0]
             copies = [game.clone() for _ in range(7 * 5)]
@@ -133,7 +134,7 @@ def loads() -> None:
             _load_in_new_process(name, folder)  # writes the disk cache (engines that have one)
             disk = [_load_in_new_process(name, folder) for _ in range(3)]
             load_ruleset(name)
-            again = cpu(lambda: load_ruleset(name), 5)
+            again = cpu(partial(load_ruleset, name), 5)
             print(f"{name:8} new process, cold {fmt(cold, 1000, 'ms')}   from the disk cache {fmt(disk, 1000, 'ms')}")
             print(f"{'':8} again in the same process {fmt(again, 1000, 'ms')}")
 
@@ -163,8 +164,8 @@ def references(rulesets: dict, samples: int) -> None:
             if got != want:
                 print(f"  MISMATCH in {check.name}: interpreted {got!r} != hand-written {want!r}")
                 raise SystemExit(1)
-            slow.append(min(cpu(lambda: interpreted_fn(game), 5, 5)))
-            fast.append(min(cpu(lambda: check.hand(game), 5, 5)))
+            slow.append(min(cpu(partial(interpreted_fn, game), 5, 5)))
+            fast.append(min(cpu(partial(check.hand, game), 5, 5)))
         print(f"{check.name:34} equal on {len(states):3} states   interpreted {sum(slow) / len(slow) * 1e6:8.1f} µs"
               f"   hand {sum(fast) / len(fast) * 1e6:7.1f} µs   ratio {sum(slow) / sum(fast):5.2f}")
 

@@ -17,7 +17,7 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from support.fuzz_rules import SPECIAL_FILES, copy_ruleset, load_outcome, mutated_runs  # noqa: E402
+from support.fuzz_rules import SPECIAL_FILES, copy_ruleset, load_outcome, mutated_runs
 
 
 def main() -> int:

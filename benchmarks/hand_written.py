@@ -8,8 +8,9 @@ benchmark code, not engine code: game words are allowed here.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from speciation import Game
 from speciation.dsl.errors import Span
@@ -91,7 +92,7 @@ def hand_marine_moves(game: Game) -> list:
     spaces = members["space"]
     animals = len(_food_chain(ent, members))
     owner = {}
-    for i, s in enumerate(spaces):
+    for s in spaces:
         pawn = ent[s]["pawn"]
         if pawn is not None:
             owner[s] = pawn if ent[pawn]["kind"] == "faction" else ent[pawn]["controller"]

@@ -52,8 +52,8 @@ def sections(text: str) -> dict[str, tuple[str, list[str]]]:
 
 
 def _rows(lines: list[str]) -> tuple[list[str], dict[str, str]]:
-    header = [l for l in lines if l.startswith("| #") or l.startswith("|---")][:2]
-    rows = {m.group(1): l for l in lines for m in [re.match(r"^\| (\d+) \|", l)] if m}
+    header = [line for line in lines if line.startswith("| #") or line.startswith("|---")][:2]
+    rows = {m.group(1): line for line in lines for m in [re.match(r"^\| (\d+) \|", line)] if m}
     return header, rows
 
 
@@ -90,7 +90,7 @@ def render(facts: str) -> str:
         out += [f"## GF-{section}", "", f"**{title}**", "", f"Confidence: {_confidence(section, lines)}.", ""]
         header, rows = _rows(lines)
         if whole or not rows:
-            body = [l for l in lines if not l.startswith("#")]
+            body = [line for line in lines if not line.startswith("#")]
             out += ["\n".join(body).strip(), ""]
         else:
             out += header + [rows.get(r, f"| {r} | **row not found** |") for r in rows_cited] + [""]

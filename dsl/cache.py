@@ -35,8 +35,9 @@ import os
 import pickle
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 LIMIT = 20_000
 _documents: dict[tuple, Any] = {}
@@ -44,7 +45,8 @@ _trees: dict[tuple[str, str], Any] = {}
 _code: dict[tuple, Any] = {}
 _checks: dict[tuple, Any] = {}
 _types: dict[str, Any] = {}
-_TABLES = {"documents": _documents, "trees": _trees, "code": _code, "checks": _checks, "types": _types}
+_TABLES: dict[str, dict[Any, Any]] = {"documents": _documents, "trees": _trees, "code": _code, "checks": _checks,
+                                      "types": _types}
 
 _used: dict[str, set] = {name: set() for name in _TABLES}  # the keys this process asked for
 made: dict[str, int] = {name: 0 for name in _TABLES}  # entries this process had to make (not found)

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from collections import Counter
 from difflib import get_close_matches
 from functools import lru_cache
-from typing import Iterable
+from collections.abc import Iterable
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,7 +25,7 @@ class Span:
     def __str__(self) -> str:
         return f"{self.path}:{self.line}:{self.col}" if self.line > 0 else self.path
 
-    def shifted(self, line: int, col: int) -> "Span":
+    def shifted(self, line: int, col: int) -> Span:
         """The span of (line, col), 1-based, inside text that starts here."""
         return Span(self.path, self.line + line - 1, self.col + col - 1)
 
@@ -41,7 +42,7 @@ class RuleError(SpeciationError):
 
     stage = "error"
 
-    def __init__(self, message: str, span: Span = UNKNOWN, hint: str = ""):
+    def __init__(self, message: str, span: Span = UNKNOWN, hint: str | None = ""):
         super().__init__(message)
         self.message = message
         self.span = span
@@ -92,7 +93,7 @@ class RuleErrors(SpeciationError):
 class RuleRuntimeError(SpeciationError):
     """A rule that went wrong while running (a bug in the rules, not an illegal action)."""
 
-    def __init__(self, message: str, span: Span = UNKNOWN, chain: list | None = None):
+    def __init__(self, message: str, span: Span | None = UNKNOWN, chain: list | None = None):
         """*chain*: [(span, what)] of the calls in progress, outermost first (see
         ``interpreter/errors.py``); shown when there is more than the failing statement."""
         self.chain = list(chain or [])
@@ -118,7 +119,7 @@ class ReplayError(SaveFileError):
     rules changed since). ``number`` is the decision's index in the history (0-based),
     ``prompt`` and ``value`` what it was, ``game`` the game replayed up to just before it."""
 
-    def __init__(self, message: str, number: int, prompt: str, value: object, game: object):
+    def __init__(self, message: str, number: int, prompt: str, value: object, game: Any):  # game: a Game
         super().__init__(message)
         self.number, self.prompt, self.value, self.game = number, prompt, value, game
 
@@ -176,7 +177,7 @@ def _shortlist(word: str, names: list[str]) -> list[str]:
         for number, name in enumerate(names):
             for pair in _pairs(name):
                 index.setdefault(pair, []).append(number)
-    shared = Counter()
+    shared: Counter[int] = Counter()
     for pair in _pairs(word):
         shared.update(index.get(pair, ()))
     return [names[number] for number, _ in shared.most_common(_SHORTLIST)]

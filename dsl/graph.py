@@ -7,8 +7,9 @@ them, so a game can stop at any choice and be saved as plain data (a stack of
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from .errors import Span
 

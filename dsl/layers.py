@@ -13,7 +13,7 @@ import hashlib
 import re
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from . import cache
 from . import mods as mods_
@@ -217,10 +217,10 @@ class Definitions:
 
     def add_layer(self, documents: list[tuple[Path, Any]]) -> None:
         """Add one layer's documents: removals first, then kinds, so file order never matters."""
-        for path, doc in documents:
+        for _path, doc in documents:
             if doc is not None and "remove" in doc:
                 self.remove(doc["remove"])
-        for path, doc in documents:
+        for _path, doc in documents:
             if doc is not None and "kinds" in doc:
                 self.add_kinds(doc["kinds"], doc)
         for path, doc in documents:
@@ -243,8 +243,9 @@ class Definitions:
 
     def remove(self, section: Node) -> None:
         """Take away definitions of earlier layers (an edition or mod declaring what differs)."""
-        tables = {"entities": self.entities, "cards": self.cards, "decks": self.decks, "macros": self.macros,
-                  "functions": self.functions, "tables": self.tables, "symbols": self.symbols}
+        tables: dict[str, dict] = {"entities": self.entities, "cards": self.cards, "decks": self.decks,
+                                   "macros": self.macros, "functions": self.functions, "tables": self.tables,
+                                   "symbols": self.symbols}
         for key, names in section.items():
             if key == "entity_kinds":
                 doomed = [i for i, r in self.entities.items() if r["kind"] in names]
@@ -308,6 +309,7 @@ class Definitions:
     def _add_signatures(self, section: Node, table: dict, kind: str) -> None:
         for key, text in section.items():
             match = SIGNATURE.match(str(key))
+            assert match is not None  # the schema's pattern for these keys
             name = match.group(1)
             params = [p.strip() for p in (match.group(2) or "").split(",") if p.strip()]
             self.claim(kind, name, section.where_key(key))
@@ -375,7 +377,7 @@ def _merge(into: dict, section: Node, path: tuple, spans: dict) -> None:
             into.pop(str(key), None)
             continue
         if isinstance(value, dict) and isinstance(into.get(str(key)), dict):
-            _merge(into[str(key)], value, here, spans)
+            _merge(into[str(key)], cast(Node, value), here, spans)  # a mapping read from a file
             continue
         into[str(key)] = plain_value(value)
         for i, item_span in enumerate(getattr(value, "item_spans", [])):

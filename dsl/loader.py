@@ -22,8 +22,8 @@ class Node(dict):
     """A YAML mapping that remembers where it and each of its entries stand."""
 
     span: Span
-    key_spans: dict[str, Span]
-    value_spans: dict[str, Span]
+    key_spans: dict[str | int, Span]
+    value_spans: dict[str | int, Span]
 
     def where(self, key: str) -> Span:
         return self.value_spans.get(key, self.span)
@@ -101,10 +101,10 @@ def copy_document(value: Any) -> Any:
         copy.key_spans, copy.value_spans = dict(value.key_spans), dict(value.value_spans)
         return copy
     if isinstance(value, NodeList):
-        copy = NodeList(copy_document(v) for v in value)
-        copy.__dict__.update(value.__dict__)
-        copy.item_spans = list(value.item_spans)
-        return copy
+        items = NodeList(copy_document(v) for v in value)
+        items.__dict__.update(value.__dict__)
+        items.item_spans = list(value.item_spans)
+        return items
     return value  # texts (immutable, with their span), numbers, booleans, none
 
 
@@ -134,7 +134,8 @@ class _Converter:
     """Turns composed YAML nodes into Node / NodeList / Text, within the limits above."""
 
     def __init__(self, path: str, lines: list[str]):
-        self.path, self.lines, self.seen = path, lines, set()
+        self.path, self.lines = path, lines
+        self.seen: set[int] = set()
 
     def convert(self, node: yaml.Node, depth: int) -> Any:
         if id(node) in self.seen:  # the composer shares one node among its aliases
@@ -152,6 +153,7 @@ class _Converter:
             items.span = _start(node, self.path)
             items.item_spans = [self.value_span(c) for c in node.value]
             return items
+        assert isinstance(node, yaml.ScalarNode)  # the composer makes no other kind
         return self.scalar(node)
 
     def plain_tag(self, node: yaml.Node, tag: str) -> None:
@@ -189,7 +191,7 @@ class _Converter:
             result.value_spans[key] = self.value_span(value_node)
         return result
 
-    def scalar(self, node: yaml.Node) -> Any:
+    def scalar(self, node: yaml.ScalarNode) -> Any:
         span = _scalar_span(node, self.path, self.lines)
         if node.tag not in _PLAIN_TAGS:
             raise LoadError(f"YAML tag {node.tag!r} is not supported (rule files hold text, numbers, "

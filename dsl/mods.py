@@ -75,7 +75,7 @@ def _event(trigger: Any) -> str:
 
 def _merged_triggers(old: list, changes: list) -> NodeList:
     out = NodeList(old)
-    out.span = getattr(old, "span", None) or getattr(changes, "span", None)
+    out.span = getattr(old, "span", None) or getattr(changes, "span", None)  # type: ignore[assignment]  # None: no file
     out.item_spans = list(getattr(old, "item_spans", [out.span] * len(old)))
     for trigger, span in zip(changes, getattr(changes, "item_spans", [None] * len(changes))):
         events = [_event(t) for t in out]

@@ -145,7 +145,8 @@ def _friendly(exc: UnexpectedInput, source: str, origin: Span) -> ParseError:
     line, col = max(getattr(exc, "line", 1), 1), max(getattr(exc, "column", 1), 1)
     span = origin.shifted(line, col)
     if isinstance(exc, UnexpectedCharacters):
-        char = source[exc.pos_in_stream] if exc.pos_in_stream < len(source) else "?"
+        pos = exc.pos_in_stream
+        char = source[pos] if pos is not None and pos < len(source) else "?"
         return ParseError(f"unexpected character '{char}' in effect", span)
     if isinstance(exc, UnexpectedToken):
         token: Token = exc.token

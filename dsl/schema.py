@@ -7,9 +7,9 @@ place in the author's words and point at the offending key or value.
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, cast
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
@@ -23,7 +23,7 @@ def _schema(name: str) -> dict:
     return json.loads(resources.files(__package__).joinpath(f"schemas/{name}.json").read_text())
 
 
-@lru_cache(maxsize=None)
+@cache
 def validator(kind: str) -> Draft202012Validator:
     """The validator of one kind of file; schemas may refer to shared ones by file name
     (``presentation.json``)."""
@@ -84,7 +84,7 @@ def _translate(error: ValidationError, document: Any, origin: Span, kind: str) -
         container = container[step]
     prefix = f"in {where}: " if where else ""
     if error.validator == "additionalProperties" and isinstance(container, Node):
-        allowed = list(error.schema.get("properties", {}))
+        allowed = list(cast(dict, error.schema).get("properties", {}))  # the object schema that failed
         extra = [k for k in container if k not in allowed]
         key = extra[0] if extra else "?"
         return SchemaError(f"{prefix}unknown key '{key}'", container.where_key(key),
@@ -93,13 +93,14 @@ def _translate(error: ValidationError, document: Any, origin: Span, kind: str) -
         missing = error.message.split("'")[1] if "'" in error.message else error.message
         return SchemaError(f"{prefix}missing key '{missing}' in {kind} file", span)
     if error.validator == "type":
-        expected = error.validator_value
+        expected: Any = error.validator_value
         expected = " or ".join(expected) if isinstance(expected, list) else expected
         return SchemaError(f"{prefix}expected {_article(expected)}, got {_describe(error.instance)}", span)
     if error.validator == "enum":
-        options = ", ".join(map(str, error.validator_value))
+        values = cast(list, error.validator_value)  # the enum's values
+        options = ", ".join(map(str, values))
         return SchemaError(f"{prefix}{error.instance!r} is not one of: {options}", span,
-                           did_you_mean(str(error.instance), map(str, error.validator_value)))
+                           did_you_mean(str(error.instance), map(str, values)))
     if error.validator == "pattern" and "propertyNames" in error.absolute_schema_path:
         # a key (not a value) breaks the pattern: point at that key
         bad = str(error.instance)

@@ -8,8 +8,9 @@ raise a false alarm (both built-in editions must load clean).
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Any
 
 from lark import Token, Tree
 
@@ -223,7 +224,7 @@ def check_types(defs, constants: dict[str, Any], card_params: dict[str, list[str
         before = (len(checker.expects), len(checker.returns))
         for program in programs:
             checker.visit(program, report=False)
-            if program.name in defs.functions and program.tree is not None:
+            if program.name is not None and program.name in defs.functions and program.tree is not None:
                 found = checker.type_of(_expression(program.tree), set(program.params))
                 if found:
                     checker.returns[program.name] = found

@@ -9,7 +9,8 @@ when the class is made, not a method that is silently never called.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 EXPRESSION_KINDS = frozenset({
     "number", "string", "name", "list_lit", "comprehension", "attr", "index", "call", "neg",

@@ -105,7 +105,7 @@ class _Offered(Action):
         self._raw = _COPIED
 
 
-_VALUE = Action.value  # the slot _Offered's property keeps a copied value in
+_VALUE = Action.value  # type: ignore[misc]  # the slot _Offered's property keeps a copied value in (its descriptor)
 _COPIED = object()
 
 
@@ -124,7 +124,7 @@ class LegalActions(Sequence):
 
     __slots__ = ("_options", "_offer", "_count")
 
-    def __init__(self, options: list, offer: tuple | None, optional: bool):
+    def __init__(self, options: list, offer: Offer | None, optional: bool):
         self._options = options
         self._offer = offer
         self._count = len(options) + (1 if optional else 0)

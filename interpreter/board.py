@@ -30,10 +30,12 @@ class HexGrid:
     cells_at: dict[str, list[str]]
 
     @classmethod
-    def build(cls, coordinates: list[tuple[int, int]]) -> "HexGrid":
+    def build(cls, coordinates: list[tuple[int, int]]) -> HexGrid:
         present = {cell_id(q, r) for q, r in coordinates}
         cells = [cell_id(q, r) for q, r in coordinates]
-        neighbours, corners, cells_at = {}, {}, {}
+        neighbours: dict[str, list[str]] = {}
+        corners: dict[str, list[str]] = {}
+        cells_at: dict[str, list[str]] = {}
         for q, r in coordinates:
             here = cell_id(q, r)
             around = [(q + dq, r + dr) for dq, dr in DIRECTIONS]

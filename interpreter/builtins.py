@@ -8,9 +8,10 @@ macros; anything else is a compile error with a "did you mean".
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from operator import neg
-from typing import Any, Callable
+from typing import Any
 
 from ..dsl import signatures
 from .limits import charge_units, check_sequence, check_text

@@ -9,7 +9,8 @@ or undeclared attribute becomes a :class:`CompileError` with a position and a
 from __future__ import annotations
 
 import operator
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from lark import Token, Tree
 
@@ -138,6 +139,7 @@ class Compiler(ExpressionCompiler):
 
     def s_call_stmt(self, tree: Tree, scope: Scope) -> g.Stmt | None:
         name, args_tree = tree.children
+        assert isinstance(name, Token)  # call_stmt: NAME args?
         args = list(args_tree.children) if args_tree is not None else []
         span = scope.span(tree)
         if name in self.macro_params:

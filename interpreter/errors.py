@@ -105,6 +105,6 @@ def call_chain(machine: Any, exc: BaseException, span: Any) -> list[tuple[Any, s
     return chain
 
 
-def _owners(ruleset: Any) -> dict[int, str]:
-    """Block id → whose effect it is (for messages)."""
+def _owners(ruleset: Any) -> dict[int | None, str]:
+    """Block id → whose effect it is (for messages; looked up with None too: no block)."""
     return {body.id: f"the effect of {ident}" for ident, (body, _params) in ruleset.effects.items()}

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import operator
 import itertools
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any, cast
 
 from lark import Token, Tree
 
@@ -63,7 +64,7 @@ class ExpressionCompiler(TreeWalker):
 
     # ---- expressions --------------------------------------------------------------
 
-    def expr(self, tree: Tree | Token, scope: Scope) -> g.Expr:
+    def expr(self, tree: Tree, scope: Scope) -> g.Expr:
         handler = self.handler("e_", tree.data)
         if handler is None:  # pragma: no cover
             self.error(f"unsupported expression '{tree.data}'", scope.span(tree))
@@ -82,11 +83,11 @@ class ExpressionCompiler(TreeWalker):
         return self.generate(self, tree, scope.names) or closure
 
     def e_number(self, tree: Tree, scope: Scope) -> g.Expr:
-        value = int(tree.children[0])
+        value = int(cast(Token, tree.children[0]))
         return lambda rt, env: value
 
     def e_string(self, tree: Tree, scope: Scope) -> g.Expr:
-        value = string_literal(tree.children[0])
+        value = string_literal(cast(Token, tree.children[0]))
         return lambda rt, env: value
 
     def e_name(self, tree: Tree, scope: Scope) -> g.Expr:
@@ -347,9 +348,9 @@ _NESTED_TERMS = 16  # an and/or chain of more terms is run as a loop
 def _constant(tree: Any) -> Any:
     """The value of a number or string literal, else _NO."""
     if isinstance(tree, Tree) and tree.data == "number":
-        return int(tree.children[0])
+        return int(cast(Token, tree.children[0]))
     if isinstance(tree, Tree) and tree.data == "string":
-        return string_literal(tree.children[0])
+        return string_literal(cast(Token, tree.children[0]))
     return _NO
 
 

@@ -67,7 +67,7 @@ class Game:
     @classmethod
     def new(cls, ruleset, players: int | None = None, seed: int = 0,
             chance: list | None = None, start: bool = True, lang: str | None = None,
-            limits=None) -> "Game":
+            limits=None) -> Game:
         """A new game for *players* players (default: the ruleset's minimum); *seed* is an
         integer from -2**63 to 2**64 - 1. Bad arguments raise :class:`ArgumentError`.
         *limits*: the budgets at run time (``interpreter/limits.py``; default ``Limits()``)."""
@@ -225,9 +225,9 @@ class Game:
         if pending is None:
             raise IllegalActionError("the game is over; no action is legal")
         offer = self._offer
-        if action.__class__ is _Offered and action._offer is offer and offer.pending is pending \
+        if action.__class__ is _Offered and offer is not None and action._offer is offer and offer.pending is pending \
                 and action._raw is not _COPIED and decision is None:
-            index = action._index  # offered for this very decision, its value unread: no search
+            index: int | None = action._index  # offered for this very decision, its value unread: no search
         else:
             if decision is not None and decision != self.decision_id:
                 self._refuse_decision(decision, pending)
@@ -377,7 +377,7 @@ class Game:
         if source is not None:
             self._history = None
 
-    def clone(self) -> "Game":
+    def clone(self) -> Game:
         """An independent copy of this game (the same game: actions offered by one are
         accepted by the other at the same decision)."""
         twin = Game(self.ruleset, _clone_state(self.state), self.lang)
@@ -388,7 +388,7 @@ class Game:
         twin.limits = self.limits
         return twin
 
-    def with_state(self, state: dict) -> "Game":
+    def with_state(self, state: dict) -> Game:
         """A game of the same ruleset holding *state* (used as is) at this game's decision:
         actions offered by one are accepted by the other while both are at it. It has this
         game's language, the default budgets and log setting, and no history (its state did
@@ -403,7 +403,7 @@ class Game:
         return {"ruleset": self.ruleset.digest, "decisions": self.decision_number,
                 "history": self.history, "state": _clone_state(self.state)}
 
-    def restore(self, checkpoint: "dict | Game") -> None:
+    def restore(self, checkpoint: dict | Game) -> None:
         """Put this game back, in place, as *checkpoint* (from :meth:`checkpoint`, or a game
         of the same ruleset, such as a clone) holds it: the same object, so handles held
         elsewhere stay valid; its language, budgets, log setting, chance source and

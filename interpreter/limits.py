@@ -51,6 +51,7 @@ class Meter:
     """The running count of one run: work left, and when to look at the clock next."""
 
     __slots__ = ("limits", "left", "next_check", "deadline", "calls")
+    deadline: float | None
 
     def __init__(self, limits: Limits):
         self.limits = limits

@@ -8,6 +8,7 @@ saved, cloned and resumed at any choice, even inside a card's effect.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..dsl import graph as g
@@ -61,7 +62,8 @@ class Machine:
         self.meter = Meter(self.limits)
         self.log_chars = 0  # characters logged by this machine (bounded by limits.log_chars)
         self.chance_source = None  # None: the generator; else chance outcomes from outside (chance.py)
-        self.on_settled = None  # None, or called as on_settled(stmt, value) when the rules settle a choice
+        # None, or called as on_settled(stmt, value) when the rules settle a choice
+        self.on_settled: Callable[[Any, Any], Any] | None = None
 
     # ---- services for compiled expressions ------------------------------------------
 
@@ -79,6 +81,7 @@ class Machine:
         record = self.ent.get(entity) if isinstance(entity, str) else None
         if record is None or attr not in record:
             self.get_attr(entity, attr)  # raises the right message
+        assert record is not None
         record[attr] = value
 
     def label(self, value: Any) -> str:
@@ -237,7 +240,7 @@ class Machine:
             return False
         stack, owner = self.state["stack"], frame[3]
         kind = type(stmt)
-        if kind is g.If:
+        if type(stmt) is g.If:
             for test, suite in zip(stmt.tests, stmt.suites):
                 if test(self, env):
                     stack.append([suite.id, 0, None, owner])
@@ -246,22 +249,22 @@ class Machine:
                 stack.append([stmt.orelse.id, 0, None, owner])
                 return True
             return False
-        if kind is g.For:
+        if type(stmt) is g.For:
             stack.append([stmt.id, 0, list(stmt.items(self, env)), owner])
             return True
-        if kind is g.While:
+        if type(stmt) is g.While:
             stack.append([stmt.id, 0, None, owner])
             return True
-        if kind is g.Repeat:
+        if type(stmt) is g.Repeat:
             count = int(stmt.count(self, env))
             check_sequence(self.limits, count, "a repeat")
             stack.append([stmt.id, count, None, owner])
             return True
-        if kind is g.Choose:
+        if type(stmt) is g.Choose:
             return self._choose(stmt, env)
         if len(stack) >= self.limits.stack_depth and kind in _NESTING:
             too_deep(self.limits)
-        if kind is g.Call:
+        if type(stmt) is g.Call:
             macro = self.ruleset.macros[stmt.name]
             if macro.body.fast:
                 new_env = dict(zip(macro.params, [_own(a(self, env)) for a in stmt.args]))
@@ -274,7 +277,7 @@ class Machine:
             new_env = dict(zip(macro.params, [_own(a(self, env)) for a in stmt.args]))
             stack.append([macro.body.id, 0, new_env, len(stack)])
             return True
-        if kind is g.Perform:
+        if type(stmt) is g.Perform:
             target = stmt.target(self, env)
             if target not in self.ruleset.effects:
                 raise ValueError(f"{self.label(target)} has no effect to perform")
@@ -283,12 +286,12 @@ class Machine:
             new_env.update({n: _own(v(self, env)) for n, v in zip(stmt.names, stmt.values)})
             stack.append([body.id, 0, new_env, len(stack)])
             return True
-        if kind is g.Emit:
+        if type(stmt) is g.Emit:
             return self._emit(stmt, env)
-        if kind is g.Break:
+        if type(stmt) is g.Break:
             self._unwind(loop=True)
             return True
-        if kind is g.Return:
+        if type(stmt) is g.Return:
             self._unwind(loop=False)
             return True
         raise ValueError(f"cannot run {kind.__name__}")  # pragma: no cover
@@ -349,6 +352,7 @@ class Machine:
         node = self.nodes[pending["node"]]
         if node.label is None:
             return self.label
+        assert env is not None, "a pending choice given without the names of its block"
         env = dict(env)
         var, expr = pending["var"], node.label
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 from difflib import get_close_matches
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ from ..dsl import cache
 from ..dsl import graph as g
 from ..dsl.errors import RuleErrors, SchemaError, Span, did_you_mean
 from ..dsl.layers import SIGNATURE, Definitions, plain_value, find_ruleset
-from ..dsl.layers import available_rulesets, slug, variant_files  # noqa: F401  (public here too)
+from ..dsl.layers import available_rulesets, slug, variant_files  # public here too
 from ..dsl.loader import Node
 from ..dsl.presentation import check_presentation
 from ..dsl.types import check_types
@@ -72,11 +73,11 @@ class Ruleset:
     hidden: Hidden = field(default_factory=Hidden)   # what a seat may not see (the 'hidden' section)
     source: str = ""  # what load_ruleset was given (a folder made absolute): reloads the same rules
 
-    def compile_program(self, text: str, origin: Span, params: list[str] = ()) -> g.Block:
+    def compile_program(self, text: str, origin: Span, params: Sequence[str] = ()) -> g.Block:
         """Compile extra statements (a scenario's setup, say) in this ruleset's names."""
         return self._checked(lambda c: c.program(text, origin, list(params)))
 
-    def compile_expression(self, text: str, origin: Span, params: list[str] = ()) -> g.Expr:
+    def compile_expression(self, text: str, origin: Span, params: Sequence[str] = ()) -> g.Expr:
         """Compile one extra expression in this ruleset's names."""
         return self._checked(lambda c: compile_expression_text(c, text, origin, list(params)))
 
@@ -115,11 +116,11 @@ class RulesetBuilder(Definitions):
         constants: dict[str, Any] = {"game": "game"}
         for kind in self.kinds:
             constants[kind] = kind
-        for category, (names, span) in self.symbols.items():
+        for category, (names, _span) in self.symbols.items():
             constants[category] = list(names)
             for name in names:
                 constants[name] = name
-        for name, (value, span) in self.tables.items():
+        for name, (value, _span) in self.tables.items():
             constants[name] = value
         for ident in self.entities:
             constants[ident] = ident
@@ -202,7 +203,7 @@ class RulesetBuilder(Definitions):
         """A card's provenance; an adopting deck may say what the card rests on in its edition
         (its own sources first, then the card file's)."""
         own = plain_value(doc["provenance"])
-        spec = self.decks.get(deck, {})
+        spec: dict = self.decks.get(deck, {})
         if ident not in spec.get("adopt", []) or "adopt_provenance" not in spec:
             return own
         adopted = plain_value(spec["adopt_provenance"])
@@ -217,7 +218,7 @@ class RulesetBuilder(Definitions):
 
     def card_entities(self) -> dict[str, dict]:
         out = {}
-        for ident, (doc, path) in self.cards.items():
+        for ident, (doc, _path) in self.cards.items():
             record = {"kind": "card", "id": ident, **self.kinds.get("card", {})}
             record.update(name=str(doc["card"]), deck=self.deck_of(ident, doc))
             record.update(plain_value(doc.get("attributes", {})))

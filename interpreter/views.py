@@ -124,7 +124,7 @@ class ViewReader:
         self.machine.meter.refill()  # each value its own budget, as a run between decisions
         try:
             return function.call(self.machine, list(args))
-        except Exception:  # noqa: BLE001 - it needs what this seat cannot see, or fails on it
+        except Exception:  # it needs what this seat cannot see, or fails on it
             return UNKNOWN
 
     def convention(self, role: str, *args: Any) -> Any:

@@ -17,9 +17,10 @@ from __future__ import annotations
 import os
 import sys
 import time
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 from tqdm import tqdm
 

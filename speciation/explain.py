@@ -114,6 +114,7 @@ def reach(facts: Facts, vocab: Vocabulary) -> tuple[list[str], Facts]:
     """Every rule function and macro *facts* reaches (directly or through others), and the
     union of what they read, change and ask (each decision tagged with its macro)."""
     defs = vocab.definitions
+    assert defs is not None  # the vocabulary of a ruleset (vocabulary() gives one)
     seen: list[str] = []
     total = Facts()
     queue = list(facts.calls)
@@ -141,6 +142,7 @@ def reach(facts: Facts, vocab: Vocabulary) -> tuple[list[str], Facts]:
 
 def _kind_of_name(name: str, vocab: Vocabulary) -> str:
     defs = vocab.definitions
+    assert defs is not None  # the vocabulary of a ruleset (vocabulary() gives one)
     return "function" if name in defs.functions else "macro" if name in defs.macros else "unknown name"
 
 
@@ -181,6 +183,7 @@ def explain_lines(name: str, vocab: Vocabulary) -> list[str] | None:
     """The explanation of the card (by id or name), function or macro *name*; None if the
     ruleset defines no such thing."""
     defs = vocab.definitions
+    assert defs is not None  # the vocabulary of a ruleset (vocabulary() gives one)
     from .dsl.layers import slug
     ident = slug(name)
     if ident in defs.cards:
@@ -199,12 +202,13 @@ def explain_lines(name: str, vocab: Vocabulary) -> list[str] | None:
 
 def _card_lines(ident: str, vocab: Vocabulary) -> list[str]:
     defs = vocab.definitions
+    assert defs is not None  # the vocabulary of a ruleset (vocabulary() gives one)
     doc, path = defs.cards[ident]
     deck_name = str(doc.get("deck", "?"))
     for name, spec in defs.decks.items():
         if ident in spec.get("adopt", []):
             deck_name = name
-    deck = defs.decks.get(deck_name, {})
+    deck: dict = defs.decks.get(deck_name, {})
     params = ["self"] + [str(p) for p in deck.get("params", [])]
     provenance = doc.get("provenance", {}) or {}
     out = [f"card {doc['card']} ({ident}), deck {deck_name}  [{relative(doc.where('card'))}]",

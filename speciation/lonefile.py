@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Sequence
+from collections.abc import Sequence
 
 from .dsl.errors import RuleErrors, SpeciationError
 from .dsl.layers import available_rulesets

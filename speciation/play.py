@@ -13,7 +13,7 @@ True
 """
 from __future__ import annotations
 
-from typing import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from .agents.base import Agent, GameTooLong, UndoRequest, seat_views
 from .interpreter.game import Action, Game
@@ -50,6 +50,7 @@ def play(game: Game, agents: Sequence[Agent] | Mapping[int, Agent], *, max_actio
         if max_actions is not None and taken >= max_actions:
             raise GameTooLong(f"the game did not end within {max_actions} actions")
         seat = game.current_player
+        assert seat is not None  # a game not over has a player to decide
         if before_decision is not None:
             before_decision(seat)
         try:

@@ -5,8 +5,9 @@ person's last decision (:mod:`speciation.undo`). The game is played by the one p
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from .agents.base import UndoRequest
 from .interpreter.game import Action, Game

@@ -10,7 +10,7 @@ visible since, or when another person decided since. Nothing here knows any game
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from collections.abc import Iterable
 
 from .interpreter.game import Game
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
+from collections.abc import Iterable
 
 from .dsl.errors import Span
 from .dsl.layers import Definitions, find_ruleset
@@ -65,7 +65,7 @@ class _Collector(Definitions):
                 where = attributes.where_key(attr) if isinstance(attributes, Node) else section.where_key(kind)
                 self.attribute_spans[(kind, attr)] = where
 
-    def compile(self, root: Path, variants: list[str], mods: list[str]) -> "_Collector":
+    def compile(self, root: Path, variants: list[str], mods: list[str]) -> _Collector:
         return self
 
 
@@ -77,7 +77,7 @@ def collect(ruleset: str, variants: Iterable[str] = (), mods: Iterable[str] = ()
 
 def vocabulary(ruleset: str, variants: Iterable[str] = (), mods: Iterable[str] = ()) -> Vocabulary:
     defs = collect(ruleset, variants, mods)
-    manifest = defs.manifest or {}
+    manifest: dict = defs.manifest or {}
     vocab = Vocabulary(str(manifest.get("ruleset", ruleset)), definitions=defs)
     sources = defs.sources
     add = vocab.entries.append

@@ -63,7 +63,9 @@ class ExpressionWriter(TreeWalker):
         # before the ruleset knows which functions are modified or static)
         self.inlining: list[str] | None = None
         self.records: dict[str, str] = {}  # a local's code -> its entity record's (see fetch)
-        self.space = None  # rule-local names as Python locals (statements.Space); None: in env
+        # rule-local names as Python locals (a statements.Space, not imported here: statements
+        # imports this module); None: in env
+        self.space: Any = None
         # comprehensions around: [line of the loop, depth, its variable, temporaries made before it,
         # reads done once]
         self.loops: list[list] = []
@@ -119,7 +121,7 @@ class ExpressionWriter(TreeWalker):
 
     # ---- expressions: each returns a Python expression that is cheap to repeat --------
 
-    def expr(self, tree: Tree | Token, names: dict[str, str]) -> str:
+    def expr(self, tree: Tree, names: dict[str, str]) -> str:
         handler = self.handler("x_", tree.data)
         if handler is None:
             raise Unsupported(tree.data)
@@ -323,6 +325,7 @@ class ExpressionWriter(TreeWalker):
         """A small rule function's body as code, its parameters bound to the arguments
         (no memo: computing it costs less than looking it up); an error passing through
         names the function, as a call would."""
+        assert self.inlining is not None  # the caller inlines only where inlining is on
         out = self.tmp()
         self.emit("try:")
         self.depth += 1

@@ -9,6 +9,8 @@ source only as data in the constants (``C_i`` globals).
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from lark import Tree
 
 from ...dsl import cache
@@ -156,7 +158,7 @@ def _memo_code(params: list[str]) -> dict:
     return {"table": table, "key": params[0] if len(params) == 1 else f"({', '.join(params)}, )"}
 
 
-def generate_function(compiler, function, tree: Tree, modifiers: list = ()):
+def generate_function(compiler, function, tree: Tree | None, modifiers: Sequence = ()):
     """``fast(rt, *args)`` for a rule function without modifiers: remembered values looked up
     with the arguments as the key, the body run with its parameters as Python locals. None
     when codegen is off or the body has a shape not handled."""

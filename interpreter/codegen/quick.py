@@ -6,6 +6,8 @@ careful loop, which raises the machine's own error, runs only when that fails.
 """
 from __future__ import annotations
 
+from typing import cast
+
 from lark import Tree
 
 from .writer import RELATIONS, ident
@@ -32,7 +34,7 @@ def quick(writer, tree, names: dict[str, str], var: str, truth: bool = False) ->
         return writer.x_name(tree, names) if name in writer.compiler.constants else None
     if kind == "list_lit":
         items = [quick(writer, item, names, var) for item in (parts[0].children if parts[0] is not None else [])]
-        return None if None in items else "[" + ", ".join(items) + "]"
+        return None if None in items else "[" + ", ".join(cast("list[str]", items)) + "]"
     if kind == "attr":
         item = parts[0]
         if isinstance(item, Tree) and item.data == "name" and names.get(str(item.children[0])) == var:
@@ -66,5 +68,5 @@ def quick(writer, tree, names: dict[str, str], var: str, truth: bool = False) ->
     if truth and kind in ("and_expr", "or_expr"):
         tests = [quick(writer, part, names, var, truth=True) for part in parts]
         joiner = " and " if kind == "and_expr" else " or "
-        return None if None in tests else "(" + joiner.join(tests) + ")"
+        return None if None in tests else "(" + joiner.join(cast("list[str]", tests)) + ")"
     return None

@@ -52,10 +52,9 @@ class RunnerWriter(StatementWriter):
         self.pausing.add(k)
         self.emit(f"pos = {k}")
         self.emit(f"frame[1] = {index + 1}")
-        kind = type(stmt)
-        if kind is g.If:
+        if type(stmt) is g.If:
             self.branches(stmt, self.suite)
-        elif kind is g.For:
+        elif type(stmt) is g.For:
             items, loop = self.tmp(), self.tmp()
             self.emit(f"{items} = {self.listed(stmt.items)}")
             self.push(loop, f"[{stmt.id}, 0, {items}, frame[3]]")
@@ -67,7 +66,7 @@ class RunnerWriter(StatementWriter):
             self.in_frame(stmt.body, "None", "frame[3]", "env")
             self.depth -= 1
             self.emit("stack.pop()")
-        elif kind is g.While:
+        elif type(stmt) is g.While:
             loop = self.tmp()
             self.push(loop, f"[{stmt.id}, 0, None, frame[3]]")
             self.emit("while True:")
@@ -78,7 +77,7 @@ class RunnerWriter(StatementWriter):
             self.in_frame(stmt.body, "None", "frame[3]", "env")
             self.depth -= 1
             self.emit("stack.pop()")
-        elif kind is g.Repeat:
+        elif type(stmt) is g.Repeat:
             count, loop = self.tmp(), self.tmp()
             self.emit(f"{count} = int({self.value(stmt.count)})")
             self.emit(f"_check_sequence(lim, {count}, 'a repeat')")
@@ -90,7 +89,7 @@ class RunnerWriter(StatementWriter):
             self.in_frame(stmt.body, "None", "frame[3]", "env")
             self.depth -= 1
             self.emit("stack.pop()")
-        elif kind is g.Call:
+        elif type(stmt) is g.Call:
             macro = self.macros[stmt.name]
             self.emit("if len(stack) >= lim.stack_depth:")
             self.emit("    _too_deep(lim)")
@@ -98,7 +97,7 @@ class RunnerWriter(StatementWriter):
             names, local = ", ".join(f"{ident(p)}: {self.own(a)}" for p, a in zip(macro.params, args)), self.tmp()
             self.emit(f"{local} = {{{names}}}")
             self.in_frame(macro.body, local, "len(stack)", local, direct=True)
-        elif kind is g.Emit:
+        elif type(stmt) is g.Emit:
             self.emit("if len(stack) >= lim.stack_depth:")
             self.emit("    _too_deep(lim)")
             chosen = self.triggered(stmt) or "()"
@@ -109,7 +108,7 @@ class RunnerWriter(StatementWriter):
             self.emit("    if len(stack) > DIRECT or not run or run(rt, stack[-1], local):")
             self.emit("        return True")
             self.emit("    stack.pop()")
-        elif kind is g.Choose:
+        elif type(stmt) is g.Choose:
             self.emit(f"if rt.ask(S[{k}], env, {self.listed(stmt.options)}):")
             self.emit("    return True")
         else:  # perform, break, return: the machine's own steps
@@ -149,7 +148,7 @@ def _runner(ruleset, block: g.Block, inline):
 def _inner_blocks(stmt: g.Stmt, out: set[int]) -> None:
     """The blocks inside a statement (its suites, bodies, and theirs)."""
     blocks = stmt.suites + ([stmt.orelse] if stmt.orelse is not None else []) if type(stmt) is g.If else \
-        [stmt.body] if type(stmt) in (g.For, g.While, g.Repeat) else []
+        [stmt.body] if isinstance(stmt, (g.For, g.While, g.Repeat)) else []
     for block in blocks:
         out.add(block.id)
         for inner in block.body:
@@ -167,7 +166,7 @@ def generate_runners(ruleset) -> None:
 
     def inline(stmt: g.Stmt) -> bool:
         kind = type(stmt)
-        if kind is g.Call:
+        if type(stmt) is g.Call:
             return bool(macros[stmt.name].body.fast)
         return kind is g.Simple or (kind in COMPOUND and bool(stmt.fast))
     for node in ruleset.nodes:

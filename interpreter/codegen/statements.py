@@ -16,6 +16,8 @@ passed through), which the machine reports exactly as if it had walked the frame
 """
 from __future__ import annotations
 
+from typing import cast
+
 from ...dsl import cache
 from ...dsl import graph as g
 from ..errors import mark as mark_error
@@ -83,20 +85,19 @@ class Purity:
         return result
 
     def stmt(self, stmt: g.Stmt, loops: int) -> bool:
-        kind = type(stmt)
-        if kind is g.Simple or kind is g.Return:
+        if type(stmt) is g.Simple or type(stmt) is g.Return:
             return True
-        if kind is g.Break:
+        if type(stmt) is g.Break:
             return loops > 0
-        if kind is g.If:
+        if type(stmt) is g.If:
             return all(self.suite(s, loops) for s in stmt.suites) and (
                 stmt.orelse is None or self.suite(stmt.orelse, loops))
-        if kind in (g.For, g.While, g.Repeat):
+        if isinstance(stmt, (g.For, g.While, g.Repeat)):
             return self.suite(stmt.body, loops + 1)
-        if kind is g.Call:
+        if type(stmt) is g.Call:
             macro = self.ruleset.macros.get(stmt.name)
             return macro is not None and self.block(macro.body)
-        if kind is g.Emit:
+        if type(stmt) is g.Emit:
             return all(self.block(t.body) for t in self.ruleset.triggers.get(stmt.event, []))
         return False  # choose, perform
 
@@ -125,7 +126,7 @@ def _returns(stmt: g.Stmt) -> bool:
     if type(stmt) is g.If:
         return any(_returns(s) for b in stmt.suites for s in b.body) or (
             stmt.orelse is not None and any(_returns(s) for s in stmt.orelse.body))
-    if type(stmt) in (g.For, g.While, g.Repeat):
+    if isinstance(stmt, (g.For, g.While, g.Repeat)):
         return any(_returns(s) for s in stmt.body.body)
     return False
 
@@ -151,15 +152,14 @@ class StatementWriter(SimpleWriter):
     def stmt(self, stmt: g.Stmt) -> None:
         k = len(self.stmts)
         self.stmts.append(stmt)
-        kind = type(stmt)
-        if kind is g.Break:
+        if type(stmt) is g.Break:
             self.emit("break")
             return
-        if kind is g.Return:
+        if type(stmt) is g.Return:
             self.emit("return")
             return
         self.emit(f"pos = {k}")
-        if kind is g.Simple:
+        if type(stmt) is g.Simple:
             if not self.lower(stmt):
                 if self.space is not None:  # the closure reads and binds names in env
                     raise Unsupported("env")
@@ -167,9 +167,9 @@ class StatementWriter(SimpleWriter):
             if stmt.writes:  # what it makes stale is read when it runs (a later program may add some)
                 self.emit(f"if memo and not S[{k}].invalidates.isdisjoint(memo):")
                 self.emit(f"    _forget(memo, S[{k}].invalidates)")
-        elif kind is g.If:
+        elif type(stmt) is g.If:
             self.branches(stmt, self.nested)
-        elif kind is g.For:
+        elif type(stmt) is g.For:
             item = f"i{k}"
             self.emit(f"for {item} in {self.listed(stmt.items)}:")
             self.depth += 1
@@ -179,7 +179,7 @@ class StatementWriter(SimpleWriter):
             self.depth -= 1
             self.nested(stmt.body)
             self.surely(before)
-        elif kind is g.While:
+        elif type(stmt) is g.While:
             self.emit("while True:")
             self.depth += 1
             self.charge()
@@ -190,7 +190,7 @@ class StatementWriter(SimpleWriter):
             before = self.surely()
             self.nested(stmt.body)
             self.surely(before)
-        elif kind is g.Repeat:
+        elif type(stmt) is g.Repeat:
             count = f"n{k}"
             self.emit(f"{count} = int({self.value(stmt.count)})")
             self.emit(f"_check_sequence(lim, {count}, 'a repeat')")
@@ -201,15 +201,15 @@ class StatementWriter(SimpleWriter):
             before = self.surely()
             self.nested(stmt.body)
             self.surely(before)
-        elif kind is g.Call:
+        elif type(stmt) is g.Call:
             self.call(stmt)
-        elif kind is g.Emit:
+        elif type(stmt) is g.Emit:
             chosen = self.triggered(stmt)
             if chosen:
                 self.emit(f"for body, local in reversed({chosen}):")
                 self.emit("    body.fast(rt, local)")
         else:  # pragma: no cover - purity rules these out
-            raise ValueError(f"cannot generate {kind.__name__}")
+            raise ValueError(f"cannot generate {type(stmt).__name__}")
 
     @staticmethod
     def own(value: str) -> str:
@@ -307,7 +307,8 @@ class StatementWriter(SimpleWriter):
             suite(stmt.orelse)
             ends.append(self.surely())
         self.depth -= opened
-        self.surely(set.intersection(*ends) if before is not None and stmt.orelse is not None else before)
+        self.surely(set.intersection(*cast("list[set]", ends))  # each a set when before is one
+                    if before is not None and stmt.orelse is not None else before)
 
     def nested(self, block: g.Block) -> None:
         self.depth += 1
@@ -354,7 +355,7 @@ def _pure(ruleset, stmts: list[g.Stmt], name: str, params: list | None = None, s
         try:
             for stmt in stmts:
                 writer.stmt(stmt)
-            if space is not None:
+            if space is not None and params is not None:  # (there is a space only with params)
                 writer.lines[0:0] = ["        " + line for line in space.unset(params)] + [
                     f"        v_{param} = env[{ident(param)}]" if param in sure else  # (always given)
                     f"        v_{param} = env.get({ident(param)}, _UNSET)" for param in params]

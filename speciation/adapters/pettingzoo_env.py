@@ -16,7 +16,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ..interpreter.ruleset import load_ruleset
+from ..interpreter.ruleset import Ruleset, load_ruleset
 from ..interpreter.game import Game
 from .features import checked_features, feature_count
 
@@ -27,7 +27,7 @@ OBSERVATION_BYTES = 1 << 17
 class SpeciationEnv(AECEnv):
     metadata = {"render_modes": ["ansi"], "name": "speciation_v0", "is_parallelizable": False}
 
-    def __init__(self, ruleset: str | object = "original", players: int | None = None,
+    def __init__(self, ruleset: str | Ruleset = "original", players: int | None = None,
                  render_mode: str | None = None):
         super().__init__()
         self.ruleset = load_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
@@ -55,8 +55,10 @@ class SpeciationEnv(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[self.game.current_player]
+        self.infos: dict[str, dict] = {a: {} for a in self.agents}
+        seat = self.game.current_player
+        assert seat is not None  # a new game starts with a decision
+        self.agent_selection = self.possible_agents[seat]
 
     def observe(self, agent):
         seat = self.possible_agents.index(agent)

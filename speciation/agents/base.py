@@ -12,6 +12,7 @@ names are made by :mod:`.registry`; games are played by :func:`speciation.play.p
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 from ..interpreter.determinize import determinize
@@ -65,7 +66,7 @@ class SeatView:
         """The prompt of this seat's pending decision ("" when it is not its turn)."""
         return self._game.prompt if self.my_turn else ""
 
-    def legal_actions(self) -> list[Action]:
+    def legal_actions(self) -> Sequence[Action]:
         """The legal actions of this seat's pending decision ([] when it is not its turn)."""
         return self._game.legal_actions() if self.my_turn else []
 

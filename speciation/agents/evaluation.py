@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import marshal
 import math
+from collections.abc import Sequence
 
 from ..interpreter.game import Game
 
@@ -43,7 +44,7 @@ def evaluations(game: Game) -> list[float]:
     return [float(game.evaluate(name, player)) for player in game.state["players"]]
 
 
-def margin(values: list[float], seat: int) -> float:
+def margin(values: Sequence[float], seat: int) -> float:
     """How far *seat* is ahead of the best other seat (negative: behind)."""
     others = [v for i, v in enumerate(values) if i != seat]
     return values[seat] - (max(others) if others else 0.0)

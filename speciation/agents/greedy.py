@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from ..interpreter.game import Action, Game
 from .base import SeatView
@@ -34,7 +35,7 @@ class GreedyAgent:
         return self.rng.choice([a for a, t in zip(actions, totals) if t == best])
 
 
-def lookahead(base: Game, actions: list[Action], seat: int) -> list[float]:
+def lookahead(base: Game, actions: Sequence[Action], seat: int) -> list[float]:
     """For each action, on its own copy of *base* (a determinized game): take it, let the
     rules run to the next decision, and value the position for *seat* by the evaluation (its
     lead over the best other seat; a finished game won by *seat* counts above all)."""

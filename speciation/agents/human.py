@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 import unicodedata
-from typing import Callable
+from collections.abc import Callable
 
 from ..dsl.errors import did_you_mean
 from ..interpreter.game import Action

@@ -122,14 +122,15 @@ class MctsAgent:
         does not favour the actions that sort first when the lookahead sees no difference."""
         if node.priors is None:
             node.priors, node.actor, node.ties = {}, game.current_player, {}
+        priors = node.priors
         snapshot = Snapshot(game)
         for key, value in legal.items():
-            if key not in node.priors:
+            if key not in priors:
                 copy = snapshot.copy()
                 copy.apply(value, decision=copy.decision_id)
-                node.priors[key] = results(copy)
+                priors[key] = results(copy)
                 node.ties[key] = self.rng.random()
-        node.order = sorted(node.priors, key=lambda k: (-node.priors[k][node.actor], node.ties[k]))
+        node.order = sorted(priors, key=lambda k: (-priors[k][node.actor], node.ties[k]))
         if width:  # the root: the seat's best few only
             node.order = node.order[:width]
 
@@ -137,6 +138,7 @@ class MctsAgent:
         """A new node's value: its actor's best prior, or a short random playout from there."""
         best = next(k for k in node.order if k in legal)
         if not self.cutoff:
+            assert node.priors is not None  # expanded just before
             return node.priors[best]
         game.apply(legal[best], decision=game.decision_id)
         for _ in range(self.cutoff):
@@ -167,6 +169,7 @@ class MctsAgent:
         """The actor's mean result of *key*, its prior counted as one visit."""
         child = node.children.get(key)
         seat = node.actor
+        assert node.priors is not None  # only an expanded node is selected from
         total = node.priors[key][seat] + (child.totals[seat] if child and child.totals else 0.0)
         return total / MctsAgent._visits(node, key)
 
@@ -174,6 +177,7 @@ class MctsAgent:
 def _values(game: Game) -> list:
     """The raw values of the legal actions (cheaper than labelled Actions)."""
     pending = game.pending
+    assert pending is not None  # called while the game is not over
     values = list(pending["options"])
     if pending["optional"]:
         values.append(None)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import html
 import io
 import json
+from typing import Any
 
 
 def _pct(entry: dict) -> str:
@@ -63,7 +64,7 @@ def format_text(record: dict, summary: dict, comparison: dict | None = None, sec
 
 def to_json(record: dict, summary: dict, records: list, comparison: dict | None = None,
             second: dict | None = None) -> str:
-    data = {"study": record, "summary": summary, "games": [r.to_dict() for r in records]}
+    data: dict[str, Any] = {"study": record, "summary": summary, "games": [r.to_dict() for r in records]}
     if comparison is not None:
         data["second"] = second
         data["comparison"] = comparison

@@ -4,9 +4,10 @@ wherever they run."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any
 
 from ..agents.base import GameTooLong
 from ..agents.registry import make_agents
@@ -104,7 +105,7 @@ def _play_task(task: tuple[Config, int]) -> GameRecord:
 
 
 def run_study(config: Config, workers: int = 1, dask: str | None = None,
-              progress: Callable[[int], None] | None = None,
+              progress: Callable[[int], object] | None = None,
               each: Callable[[GameRecord], None] | None = None) -> list[GameRecord]:
     """Play every game of *config*; records in game order. *dask*: the address of a Dask
     distributed scheduler (``tcp://host:8786``), or a ``distributed.Client``. *each* is given
@@ -115,7 +116,7 @@ def run_study(config: Config, workers: int = 1, dask: str | None = None,
     return map_games(_play_task, tasks, workers, progress, each)
 
 
-def _run_on_dask(tasks: list, address: Any, progress: Callable[[int], None] | None,
+def _run_on_dask(tasks: list, address: Any, progress: Callable[[int], object] | None,
                  each: Callable[[GameRecord], None] | None) -> list[GameRecord]:
     try:
         from distributed import Client, as_completed

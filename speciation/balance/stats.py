@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from statistics import mean, median, pstdev
-from typing import Iterable
+from collections.abc import Iterable
 
 CONFIDENCE = 0.95
 
@@ -52,7 +52,8 @@ def summarize(records: list) -> dict:
     done = [r for r in records if r.completed]
     n = len(done)
     players = max((len(r.scores) for r in done), default=0)
-    taken, taker_won = Counter(), Counter()
+    taken: Counter[str] = Counter()
+    taker_won: Counter[str] = Counter()
     for r in done:
         for card, seat in r.taken:
             taken[card] += 1

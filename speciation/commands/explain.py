@@ -20,6 +20,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     lines = explain_lines(" ".join(args.name), vocab)
     if lines is None:
         defs = vocab.definitions
+        assert defs is not None  # vocabulary() read the ruleset
         known = list(defs.cards) + list(defs.functions) + list(defs.macros)
         hint = did_you_mean(" ".join(args.name), known)
         print(f"error: ruleset '{vocab.name}' has no card, function or macro named '{' '.join(args.name)}'"

@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import re
 import unicodedata
-from typing import Callable
+from collections.abc import Callable
 
 from ..dsl.errors import SpeciationError
 from ..dsl.loader import load_file

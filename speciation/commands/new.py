@@ -42,7 +42,7 @@ def skeleton(ruleset: str, name: str, deck: str | None, file: str) -> str:
     params = ["self"] + [str(p) for p in spec.get("params", [])]
     doc = " ".join(str(spec.get("doc", "")).split())
     others = [d for d in decks if d != deck]
-    manifest = defs.manifest or {}
+    manifest: dict = defs.manifest or {}
     return SKELETON.format(title=manifest.get("title", ruleset), file=file, ruleset=ruleset, ident=slug(name),
                            name=name, deck=deck, params=", ".join(params),
                            deck_note=f"          # or: {', '.join(others)}" if others else "",

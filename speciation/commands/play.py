@@ -60,6 +60,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     try:
         if not args.resume:
             game = Game.new(ruleset, players, args.seed, lang=args.lang)
+        assert game is not None  # resumed above, or new
         session = TerminalSession(game, agents, on_log=None if args.quiet else print)
         session.audience = session.default_audience()
         if args.resume and not args.quiet:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from ..dsl.errors import SpeciationError
 from ..api import load_save
@@ -38,7 +39,7 @@ def cmd_render(args: argparse.Namespace) -> int:
         print(f"error: --seat must be 1 to {players} for this game, not {args.seat}", file=sys.stderr)
         return 2
     seat = None if args.seat is None else args.seat - 1
-    options = {"seat": seat, "omniscient": seat is None}
+    options: dict[str, Any] = {"seat": seat, "omniscient": seat is None}
     if not args.out:
         print(render_text(game, **options))
         return 0

@@ -136,6 +136,7 @@ def completions(path: str, text: str, line: int, col: int) -> list[tuple[str, st
     vocab = vocabulary_for(path)
     row = text.splitlines()[line] if line < len(text.splitlines()) else ""
     prefix_match = re.search(r"([A-Za-z_][A-Za-z0-9_]*)?$", row[:col])
+    assert prefix_match is not None  # the pattern matches the empty string at the end
     prefix = prefix_match.group(1) or ""
     start = col - len(prefix)
     after_dot = start > 0 and row[start - 1] == "."

@@ -39,7 +39,7 @@ class Scene:
 
     @classmethod
     def of(cls, source: Any, seat: int | None = None, lang: str | None = None, ruleset: Any = None,
-           omniscient: bool = False) -> "Scene":
+           omniscient: bool = False) -> Scene:
         """A scene from a game (its seat's view; the whole state only if *omniscient*), from
         a seat's handle (``SeatView``: its view), or from a view already taken (then
         *ruleset* is needed)."""

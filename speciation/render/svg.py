@@ -29,7 +29,7 @@ def _title(text: str) -> str:
     return f"<title>{_t(text)}</title>"
 
 
-def _text(x: float, y: float, text: Any, size: int = 12, anchor: str = "start", weight: str = "normal",
+def _text(x: float, y: float, text: Any, size: float = 12, anchor: str = "start", weight: str = "normal",
           fill: str = "#222") -> str:
     return (f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" text-anchor="{anchor}" '
             f'font-weight="{weight}" fill="{fill}">{_t(text)}</text>')
@@ -77,7 +77,8 @@ class Picture:
 
 class _Canvas:
     def __init__(self, scene: Scene):
-        self.scene, self.parts = scene, []
+        self.scene = scene
+        self.parts: list[str] = []
         self.drawn: dict[str, str] = {}
 
     def add(self, *parts: str) -> None:
@@ -335,12 +336,12 @@ def _panels(canvas: _Canvas, x0: float, y0: float, columns: int) -> tuple[float,
                 f'stroke-width="3"/>', f'<rect x="{x}" y="{y}" width="{PANEL_W}" height="26" rx="6" fill="{colour}"/>',
                 _text(x + 8, y + 18, heading, 13, weight="bold", fill=_ink(colour))]
         lines = []
-        for j, field in enumerate(fields):
+        for j, shown in enumerate(fields):
             fy = y + 46 + j * 22
-            label = scene.text(field.get("label", field["attribute"]))
-            value = record.get(field["attribute"])
+            label = scene.text(shown.get("label", shown["attribute"]))
+            value = record.get(shown["attribute"])
             body.append(_text(x + 8, fy, label, 11, fill="#555"))
-            body.append(_field_value(canvas, field, value, x + 134, fy))
+            body.append(_field_value(canvas, shown, value, x + 134, fy))
             lines.append(f"{label}: {scene.items(value)}")
         canvas.group(record["id"], heading + "\n" + "\n".join(lines), "".join(body), "panel")
     rows = (len(records) + columns - 1) // columns

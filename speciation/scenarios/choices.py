@@ -6,8 +6,9 @@ otherwise seem to go to the wrong question."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, NoReturn
 
 from ..dsl.errors import IllegalActionError, Span
 from ..interpreter.game import Action, Game
@@ -67,7 +68,7 @@ class Feeder:
             if choice.checkpoint:
                 check_all(self.game, choice.checkpoint, self.env, f"{choice.span}: after choice {self.used}")
 
-    def fail(self, message: str) -> None:
+    def fail(self, message: str) -> NoReturn:
         raise ScenarioFailure(message + self.note())
 
     def refused(self, choice: Choice) -> None:
@@ -89,6 +90,7 @@ class Feeder:
 
     def match(self, choice: Choice) -> Action:
         game, pending, item = self.game, self.game.pending, choice.item
+        assert pending is not None  # a choice is matched at a decision
         where = f"{choice.span}: choice {self.used}"
         if isinstance(item, dict) and "by" in item:
             actor = pending["actor"]
@@ -120,7 +122,7 @@ def _note_settled(game: Game, settled: list) -> None:
     game.on_settled = lambda var, value, span: settled.append((span, var, value))
 
 
-def find_action(actions: list[Action], pick: Any) -> Action | None:
+def find_action(actions: Sequence[Action], pick: Any) -> Action | None:
     """The legal action a scenario's pick names: by value (true is not 1), 'pass', or by label."""
     for action in actions:
         if action.value == pick and isinstance(action.value, bool) == isinstance(pick, bool):
@@ -139,5 +141,6 @@ def legal(game: Game) -> str:
 
 def describe_pending(game: Game) -> str:
     pending = game.pending
+    assert pending is not None  # described while the game waits for it
     prompt = pending["prompt"] or pending["var"]
     return f"'{prompt}' by {pending['actor']} ({game.label(pending['actor'])})"

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from lark import Token
 
@@ -134,11 +135,13 @@ def _sides(ruleset: Ruleset, text: str, span: Span, names: list[str]) -> list[tu
     for side in (left, right):
         meta = side if isinstance(side, Token) else side.meta
         piece = source[meta.start_pos:meta.end_pos]
+        assert meta.line is not None and meta.column is not None  # the parser keeps positions
         out.append((piece, ruleset.compile_expression(piece, span.shifted(meta.line, meta.column), names)))
     return out
 
 
 def _check_expression(game: Game, exp: Expectation, env: dict) -> None:
+    assert exp.test is not None  # called for an expectation with a test
     value = evaluate(exp.test, game, env, f"{exp.span}: cannot evaluate '{exp.text}'")
     if value:
         return

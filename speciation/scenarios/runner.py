@@ -9,9 +9,10 @@ command ``speciation scenario FILE...`` runs them.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from ..dsl.errors import (CompileError, RuleError, RuleErrors, RuleRuntimeError, Span,
                           SpeciationError, did_you_mean)

@@ -56,7 +56,7 @@ class Table:
     replays: dict[str, Replay] = field(default_factory=dict)
     pages: dict[str, list[Page]] = field(default_factory=dict)
     drivers: dict[str, asyncio.Task] = field(default_factory=dict)
-    sent: list[tuple[int, dict]] = field(default_factory=list)   # (seat, message), when recording
+    sent: list[tuple[int | None, dict]] = field(default_factory=list)   # (seat, message), when recording
     record: bool = False
 
     def new_id(self) -> str:
@@ -86,7 +86,7 @@ class Table:
             self.sent.append((page.seat if message.get("type") == "state" else -1, message))
         try:
             await page.socket.send_text(json.dumps(message))
-        except Exception:  # noqa: BLE001 - the page went away; it is dropped on disconnect
+        except Exception:  # the page went away; it is dropped on disconnect
             pass
 
     async def error(self, page: Page, text: str) -> None:
@@ -140,7 +140,7 @@ class Table:
                 await asyncio.sleep(self.agent_delay)
             try:
                 moved = await asyncio.to_thread(session.agent_step)
-            except Exception as error:  # noqa: BLE001 - an agent or rule failure: tell the pages
+            except Exception as error:  # an agent or rule failure: tell the pages
                 for page in self.pages.get(ident, []):
                     await self.error(page, f"an agent could not move: {error}")
                 return
@@ -154,6 +154,7 @@ class Table:
         """One message of a page; a refusal is told to that page only, the game unchanged."""
         session = self.sessions[ident]
         seats = session.seating.seats_of(page.token)
+        seat = page.seat
         kind = data["type"]
         error: str | None = None
         if kind == "ready":
@@ -161,14 +162,14 @@ class Table:
                 error = "there is no hand-over to accept"
             else:
                 page.seat, page.waiting = page.waiting, None
-        elif kind in ("choose", "undo") and (page.seat is None or page.seat not in seats):
+        elif kind in ("choose", "undo") and (seat is None or seat not in seats):
             error = "this page watches the game: open your seat's invite link to play"
         elif kind in ("choose", "undo") and page.waiting is not None:
             error = "the screen is being handed over: press the button first"
-        elif kind == "choose":
-            error = await asyncio.to_thread(session.choose, page.seat, data.get("decision"), data.get("index"))
-        elif kind == "undo":
-            error = session.undo(page.seat)
+        elif kind == "choose" and seat is not None:
+            error = await asyncio.to_thread(session.choose, seat, data.get("decision"), data.get("index"))
+        elif kind == "undo" and seat is not None:
+            error = session.undo(seat)
             error = f"cannot undo: {error}" if error else None
         elif kind in ("invite", "replace"):
             error = await self.on_creator_message(session, page, data)

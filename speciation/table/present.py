@@ -12,8 +12,8 @@ from typing import Any
 from ..render import Picture, Scene, draw, label_of
 
 
-def scene_of(view: dict, seat: int, ruleset, lang: str | None) -> Scene:
-    """The one scene a seat's message is built from."""
+def scene_of(view: dict, seat: int | None, ruleset, lang: str | None) -> Scene:
+    """The one scene a seat's message is built from (seat None: a spectator's)."""
     return Scene.of(view, seat, lang, ruleset)
 
 

@@ -56,19 +56,20 @@ class TableGame:
     # ---- making one --------------------------------------------------------------------
 
     @classmethod
-    def new(cls, ident: str, ruleset_name: str, players: int, seats: list[str], seed: int | None = None,
+    def new(cls, ident: str, ruleset_name: str, players: int | None, seats: list[str], seed: int | None = None,
             variants: list[str] | None = None, mods: list[str] | None = None,
-            lang: str | None = None, hotseat: bool = True) -> "TableGame":
-        """A new game; its seed from a secure random source unless one is given."""
+            lang: str | None = None, hotseat: bool = True) -> TableGame:
+        """A new game (of the ruleset's fewest players if *players* is None); its seed from a
+        secure random source unless one is given."""
         ruleset = load_ruleset(ruleset_name, list(variants or []), list(mods or []))
         seed = secrets.randbits(48) if seed is None else seed
         game = Game.new(ruleset, players, seed, lang=lang)
-        seating = Seating(_seat_list(seats, players), hotseat=hotseat)
+        seating = Seating(_seat_list(seats, len(game.state["players"])), hotseat=hotseat)
         return cls(ident, game, seating, lang)._with_agents(seed)
 
     @classmethod
     def resume(cls, ident: str, text: str, seats: list[str] | None = None,
-               lang: str | None = None, hotseat: bool = True) -> "TableGame":
+               lang: str | None = None, hotseat: bool = True) -> TableGame:
         """A session from a save (the engine's format; a table's save also names its seats).
         The save must hold its history, and the history must lead to the saved state."""
         game = load_save(text, lang=lang, verify=True)
@@ -83,13 +84,13 @@ class TableGame:
         seating = Seating(_seat_list(chosen, players), hotseat=hotseat)
         return cls(ident, game, seating, lang)._with_agents(secrets.randbits(48))
 
-    def _with_agents(self, seed: int) -> "TableGame":
+    def _with_agents(self, seed: int) -> TableGame:
         for seat, name in enumerate(self.seats):
             if name != HUMAN:
                 self.agents[seat] = make_agent(name, seed, seat)
         return self
 
-    def replace_by_agent(self, seat: int, agent: str) -> str | None:
+    def replace_by_agent(self, seat: int, agent: object) -> str | None:
         """The person at *seat* is replaced by *agent* (the reason if refused)."""
         with self.lock:
             if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.seats):
@@ -251,7 +252,7 @@ class Replay:
         self._games: list[Game] = [replay(ruleset, history, lang=lang, stop=0)]
 
     @classmethod
-    def from_save(cls, ident: str, text: str, lang: str | None = None) -> "Replay":
+    def from_save(cls, ident: str, text: str, lang: str | None = None) -> Replay:
         """The replay of a save; under rules changed since, it stops at the first decision
         that no longer applies (and says which)."""
         try:
@@ -265,7 +266,7 @@ class Replay:
         return cls(ident, game.ruleset, history, _table_part(text).get("seats"), lang)
 
     @classmethod
-    def of(cls, ident: str, session: TableGame, only: int | None | bool = False) -> "Replay":
+    def of(cls, ident: str, session: TableGame, only: int | None | bool = False) -> Replay:
         """The replay of a game at the table, shown as seat *only* sees it (None: a
         spectator; False: as any seat, for a finished game or its hot-seat creator)."""
         with session.lock:

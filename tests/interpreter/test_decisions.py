@@ -198,7 +198,7 @@ def test_legal_actions_read_like_a_list_and_make_only_the_actions_read(original,
     digest = game.digest()
     game.apply(actions[count - 1])  # applied by its index, as an action from a list would be
     twin = Game.new(original, players=4, seed=3)
-    for actor, value in game.history["decisions"]:
+    for _actor, value in game.history["decisions"]:
         twin.apply(value, decision=twin.decision_id)
     assert twin.digest() == game.digest() != digest
 

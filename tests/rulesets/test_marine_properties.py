@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -53,7 +53,7 @@ def variant_names() -> list[str]:
     return names
 
 
-@lru_cache(maxsize=None)
+@cache
 def ruleset(variant: str | None = None):
     return load_ruleset("marine", variants=[variant] if variant else [])
 

@@ -19,7 +19,7 @@ VARIANTS = ("multi_animal", "random_earth", "alternate_displays", "superheroes",
             "english_readings")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _ruleset(variants: tuple[str, ...]):
     return load_ruleset("marine", list(variants))
 

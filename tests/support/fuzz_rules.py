@@ -136,7 +136,7 @@ def load_outcome(folder: Path) -> str | None:
         if not errors.errors:
             return "RuleErrors without errors"
         errors.format()
-    except Exception:  # noqa: BLE001 - exactly what we look for
+    except Exception:  # exactly what we look for
         return traceback.format_exc(limit=-3)
     return None
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from speciation import Game
 from speciation.api import load_save, save_json

@@ -110,8 +110,9 @@ def test_openspiel_chance_played_by_rule_is_reproducible(ruleset, decisions):
         for _ in range(2):
             rng = np.random.RandomState(7)
             state = game.new_initial_state()
-            met = _play(state, (lambda n: 0) if policy == "first" else (lambda n: int(rng.randint(n))),
-                        lambda legal: int(rng.choice(legal)), decisions)
+            # _play calls these lambdas before the loop goes on: each sees this pass's rng
+            met = _play(state, (lambda n: 0) if policy == "first" else (lambda n: int(rng.randint(n))),  # noqa: B023
+                        lambda legal: int(rng.choice(legal)), decisions)  # noqa: B023
             digests.append(str(state))
             taped = Game.new(state.inner.ruleset, 2, start=False)
             taped.chance_source = ChanceTape([outcome for _, outcome in met])

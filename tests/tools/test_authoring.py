@@ -185,7 +185,7 @@ def test_every_schema_key_has_a_description():
             for key, value in (node.get("properties") or {}).items():
                 if isinstance(value, dict) and not value.get("description"):
                     missing.append(f"{where}: {key}")
-            for key, value in node.items():
+            for value in node.values():
                 walk(value, where)
         elif isinstance(node, list):
             for value in node:

@@ -8,8 +8,8 @@ import pytest
 
 pytest.importorskip("scipy", reason="balance studies need the ai extra: pip install 'speciation[ai]'")
 
-from speciation.balance import Config, compare, run_study, summarize, wilson_interval  # noqa: E402
-from speciation.cli import main  # noqa: E402
+from speciation.balance import Config, compare, run_study, summarize, wilson_interval
+from speciation.cli import main
 
 TOY = str(Path(__file__).parents[1] / "support" / "fixtures" / "toy")
 

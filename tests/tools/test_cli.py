@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from speciation import Game, load_ruleset
+from speciation import load_ruleset
 from speciation.cli import main
 from speciation.api import load_save
 
