@@ -19,6 +19,7 @@ from . import cache
 from . import mods as mods_
 from .errors import CompileError, LoadError, RuleError, RuleErrors, SchemaError, Span, did_you_mean, reset_suggestions
 from .loader import Node, load_file
+from .reserved import check_fields
 from .schema import check, kind_of
 
 IMPLICIT_KINDS = ("game", "player", "cell", "corner", "card")
@@ -282,6 +283,8 @@ class Definitions:
     def add_kinds(self, section: Node, doc: Node) -> None:
         for kind, spec in section.items():
             self.kind_spans.setdefault(kind, section.where_key(kind))
+            attributes = spec.get("attributes", {})
+            self.errors.extend(check_fields(attributes, kind, getattr(attributes, "where_key", lambda k: spec.span)))
             self.kinds.setdefault(kind, {}).update(plain_value(spec.get("attributes", {})))
 
     def add_entities(self, section: Node, doc: Node) -> None:
@@ -293,6 +296,8 @@ class Definitions:
             for record, span in zip(records, records.item_spans):
                 ident = str(record["id"])
                 self.claim("entities", ident, span)
+                self.errors.extend(check_fields([k for k in record if k != "id"], kind,
+                                                getattr(record, "where_key", lambda k: span)))
                 existing = self.entities.get(ident)
                 if existing is not None and existing["kind"] != kind:
                     self.errors.append(CompileError(f"'{ident}' is already a {existing['kind']}", span))

@@ -18,6 +18,7 @@ from ..dsl.layers import SIGNATURE, Definitions, plain_value, find_ruleset
 from ..dsl.layers import available_rulesets, slug, variant_files  # noqa: F401  (public here too)
 from ..dsl.loader import Node
 from ..dsl.presentation import check_presentation
+from ..dsl.reserved import check_fields, check_params
 from ..dsl.types import check_types
 from .board import HexGrid, cell_id
 from .codegen import generate, generate_code, generate_function
@@ -135,6 +136,11 @@ class RulesetBuilder(Definitions):
         compiler.generate = generate  # each expression checked without a mistake is also code
         compiler.macro_params = {name: params for name, (params, _, _) in self.macros.items()}
         functions = {name: g.Function(name, params, span) for name, (params, _, span) in self.functions.items()}
+        for name, (params, _, span) in self.functions.items():
+            compiler.errors.extend(check_params(params, "function", span))
+        for name, spec in self.decks.items():
+            compiler.errors.extend(check_params([str(p) for p in spec.get("params", [])], "deck",
+                                                spec.where("params")))
         compiler.functions = functions
         for name, (params, text, span) in self.functions.items():
             compiler.reads, compiler.calls = functions[name].reads, functions[name].calls
@@ -234,7 +240,10 @@ class RulesetBuilder(Definitions):
                 self.triggers.extend((t, ident) for t in doc.get("triggers", []))
                 self.modifiers.extend((m, ident) for m in doc.get("modifiers", []))
                 continue
-            params = ["self"] + [str(p) for p in decks[deck].get("params", [])]
+            params = ["self"] + [str(p) for p in decks[deck].get("params", []) if str(p) != "self"]
+            attributes = doc.get("attributes", {})
+            compiler.errors.extend(check_fields(attributes, "card", getattr(attributes, "where_key",
+                                                                            lambda k: doc.where("attributes"))))
             effects[ident] = (compiler.program(doc["effect"], doc.where("effect"), params), params)
             cards[ident] = CardInfo(ident, str(doc["card"]), deck, str(doc["text"]),
                                     self.provenance_of(ident, doc, deck), path, plain_value(doc.get("labels", {})))
@@ -258,7 +267,9 @@ class RulesetBuilder(Definitions):
                 compiler.error("a trigger's 'on' must look like event(a, b)", node.where("on"))
                 continue
             event = match.group(1)
-            params = [p.strip() for p in (match.group(2) or "").split(",") if p.strip()] + ["self"]
+            params = [p.strip() for p in (match.group(2) or "").split(",") if p.strip()]
+            compiler.errors.extend(check_params(params, "trigger", node.where("on")))
+            params = params + ["self"]
             test = compile_expression_text(compiler, node["if"], node.where("if"), params) if "if" in node else None
             body = compiler.program(node["effect"], node.where("effect"), params)
             out.setdefault(event, []).append(g.Trigger(event, params, owner, test,
