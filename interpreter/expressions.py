@@ -146,6 +146,44 @@ class ExpressionCompiler(TreeWalker):
             return out
         return comprehension
 
+    def e_multi_comprehension(self, tree: Tree, scope: Scope) -> g.Expr:
+        """[elt for a in xs if c for b in ys if d ...]: each source sees the names before it;
+        each source walked pays one unit of work per item."""
+        clauses, elt_tree = comprehension_clauses(tree)
+        names, levels = set(scope.names), []
+        for name, source_tree, cond_tree in clauses:
+            source = self.expr(source_tree, Scope(names, scope.origin))
+            names = names | {name}
+            cond = self.expr(cond_tree, Scope(names, scope.origin)) if cond_tree is not None else None
+            levels.append((name, source, cond))
+        elt = self.expr(elt_tree, Scope(names, scope.origin))
+        bound = list(dict.fromkeys(name for name, _, _ in levels))
+        last = len(levels)
+
+        def walk(rt, env, out, depth):
+            name, source, cond = levels[depth]
+            items = source(rt, env)
+            charge(rt, items)
+            for item in items:
+                env[name] = item
+                if cond is None or cond(rt, env):
+                    if depth + 1 == last:
+                        out.append(elt(rt, env))
+                    else:
+                        walk(rt, env, out, depth + 1)
+
+        def comprehension(rt, env):
+            saved = {name: env[name] for name in bound if name in env}
+            out: list = []
+            walk(rt, env, out, 0)
+            for name in bound:
+                if name in saved:
+                    env[name] = saved[name]
+                else:
+                    env.pop(name, None)
+            return out
+        return comprehension
+
     def e_attr(self, tree: Tree, scope: Scope) -> g.Expr:
         obj, attr = self.expr(tree.children[0], scope), str(tree.children[1])
         self._check_attr(attr, scope.span(tree.children[1]))
@@ -351,6 +389,12 @@ def _constant(tree: Any) -> Any:
     if isinstance(tree, Tree) and tree.data == "string":
         return string_literal(tree.children[0])
     return _NO
+
+
+def comprehension_clauses(tree: Tree) -> tuple[list[tuple[str, Any, Any]], Any]:
+    """A multi_comprehension's clauses, [(name, source, condition or None)], and its element."""
+    elt, name, source, cond, *more = tree.children
+    return [(str(name), source, cond)] + [(str(c.children[0]), c.children[1], c.children[2]) for c in more], elt
 
 
 def string_literal(token: Token) -> str:
