@@ -69,7 +69,11 @@ class Compiler(ExpressionCompiler):
         return self._add(node)
 
     def s_let_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
-        name, value = str(tree.children[0]), self.expr(tree.children[1], scope)
+        name, value_tree = str(tree.children[0]), tree.children[1]
+        if value_tree.data == "call" and str(value_tree.children[0]) in self.macro_params \
+                and str(value_tree.children[0]) not in self.functions:
+            return self._macro_value(name, value_tree, scope)
+        value = self.expr(value_tree, scope)
 
         def run(rt, env):
             env[name] = keep(rt.limits, value(rt, env))
@@ -182,7 +186,19 @@ class Compiler(ExpressionCompiler):
         return self._add(g.Break(scope.span(tree)))
 
     def s_return_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
-        return self._add(g.Return(scope.span(tree)))
+        value = tree.children[0] if tree.children else None
+        return self._add(g.Return(scope.span(tree), self.expr(value, scope) if value is not None else None))
+
+    def _macro_value(self, name: str, tree: Tree, scope: Scope) -> g.Stmt:
+        """let name = macro(args): the macro runs (it may pause), then its returned value is bound."""
+        macro, args_tree = str(tree.children[0]), tree.children[1]
+        args = list(args_tree.children) if args_tree is not None else []
+        span = scope.span(tree)
+        self._arity(macro, len(args), len(self.macro_params[macro]), len(self.macro_params[macro]), span)
+        if macro not in self.macro_returns:
+            self.error(f"'{macro}' changes the game and has no value; call it as a statement", span,
+                       f"'return VALUE' appears nowhere in macro '{macro}', so a let cannot take its value")
+        return self._add(g.CallValue(scope.span(tree), macro, [self.expr(a, scope) for a in args], var=name))
 
     def s_pass_stmt(self, tree: Tree, scope: Scope) -> None:
         return None
@@ -290,6 +306,16 @@ def compile_expression_text(compiler: Compiler, text: str, origin: Span, params:
         compiler.errors.append(error)
         return lambda rt, env: None
     return compiler.expr(tree.children[0], Scope(params, origin))
+
+
+def returns_value(text: str, origin: Span) -> bool:
+    """Does a 'return VALUE' appear in the program (False if it does not parse: the parse
+    error is reported where the program is compiled)?"""
+    try:
+        tree = parse_effect(str(text), origin)
+    except ParseError:
+        return False
+    return any(node.children and node.children[0] is not None for node in tree.find_data("return_stmt"))
 
 
 def _bound_names(stmts: list) -> set[str]:

@@ -55,6 +55,7 @@ class ExpressionCompiler(TreeWalker):
         self.statement_writes: set[str] = set()  # attributes the statement being compiled changes
         self.functions: dict[str, g.Function] = {}
         self.macro_params: dict[str, list[str]] = {}
+        self.macro_returns: set[str] = set()  # macros with a 'return VALUE' somewhere
         self.errors: list[Any] = []
         self.nodes: list[g.Stmt] = []
         self.nesting = 0  # > 0 while compiling the parts of an expression
@@ -234,7 +235,10 @@ class ExpressionCompiler(TreeWalker):
             return call_rule
         builtin = FUNCTIONS.get(name)
         if builtin is None:
-            if name in VERBS or name in self.macro_params:
+            if name in self.macro_returns:
+                self.error(f"'{name}' changes the game and has no value; call it as a statement", span,
+                           f"its returned value is taken by a let of its own: let x = {name}(...)")
+            elif name in VERBS or name in self.macro_params:
                 self.error(f"'{name}' changes the game and has no value; call it as a statement", span)
             else:
                 self.error(f"unknown function '{name}'", span,

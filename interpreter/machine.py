@@ -13,11 +13,12 @@ from typing import Any
 from ..dsl import graph as g
 from ..dsl.errors import RuleRuntimeError
 from . import rng
+from .compiler import keep
 from .errors import call_chain, in_authors_words, mark
 from .limits import DEFAULT, BudgetError, Limits, Meter, check_sequence, check_text
 
 _LOOPS = (g.For, g.While, g.Repeat)
-_NESTING = (g.Call, g.Perform, g.Emit)
+_NESTING = (g.Call, g.CallValue, g.Perform, g.Emit)
 
 
 def _own(value: Any) -> Any:
@@ -218,12 +219,14 @@ class Machine:
                         stack.append([node.body.id, 0, None, frame[3]])
                     else:
                         stack.pop()
-                else:  # Repeat
+                elif kind is g.Repeat:
                     if frame[1] > 0:
                         frame[1] -= 1
                         stack.append([node.body.id, 0, None, frame[3]])
                     else:
                         stack.pop()
+                else:  # CallValue: the macro it called has ended
+                    self._receive(node, frame, env)
         except RuleRuntimeError:
             raise
         except Exception as exc:  # a bug in the rules: say where, and through which calls
@@ -274,6 +277,12 @@ class Machine:
             new_env = dict(zip(macro.params, [_own(a(self, env)) for a in stmt.args]))
             stack.append([macro.body.id, 0, new_env, len(stack)])
             return True
+        if kind is g.CallValue:  # its frame waits under the macro's for the value
+            macro = self.ruleset.macros[stmt.name]
+            new_env = dict(zip(macro.params, [_own(a(self, env)) for a in stmt.args]))
+            stack.append([stmt.id, 0, None, owner])
+            stack.append([macro.body.id, 0, new_env, len(stack)])
+            return True
         if kind is g.Perform:
             target = stmt.target(self, env)
             if target not in self.ruleset.effects:
@@ -289,9 +298,20 @@ class Machine:
             self._unwind(loop=True)
             return True
         if kind is g.Return:
+            value = keep(self.limits, stmt.value(self, env)) if stmt.value is not None else None
             self._unwind(loop=False)
+            if stmt.value is not None and stack and type(self.nodes[stack[-1][0]]) is g.CallValue:
+                stack[-1][2] = [value]  # the macro's value, for the let waiting under it
             return True
         raise ValueError(f"cannot run {kind.__name__}")  # pragma: no cover
+
+    def _receive(self, node: g.CallValue, frame: list, env: dict) -> None:
+        """The macro called by ``let x = macro(...)`` ended: bind the value it returned."""
+        self.state["stack"].pop()
+        if frame[2] is None:
+            raise ValueError(f"macro '{node.name}' ended without 'return VALUE', so it gives no value "
+                             f"for '{node.var}'")
+        env[node.var] = frame[2][0]
 
     def _unwind(self, loop: bool) -> None:
         """Pop frames up to the innermost loop (break) or macro body (return)."""

@@ -22,7 +22,7 @@ from ..dsl.reserved import check_fields, check_params
 from ..dsl.types import check_types
 from .board import HexGrid, cell_id
 from .codegen import generate, generate_code, generate_function
-from .compiler import Compiler, compile_expression_text
+from .compiler import Compiler, compile_expression_text, returns_value
 from .errors import note_function
 from .limits import BudgetError
 from ..dsl.declarations import Hidden, check_conventions, hidden_of
@@ -135,6 +135,7 @@ class RulesetBuilder(Definitions):
         compiler = Compiler(constants, attributes)
         compiler.generate = generate  # each expression checked without a mistake is also code
         compiler.macro_params = {name: params for name, (params, _, _) in self.macros.items()}
+        compiler.macro_returns = {name for name, (_, text, span) in self.macros.items() if returns_value(text, span)}
         functions = {name: g.Function(name, params, span) for name, (params, _, span) in self.functions.items()}
         for name, (params, _, span) in self.functions.items():
             compiler.errors.extend(check_params(params, "function", span))

@@ -84,8 +84,10 @@ class Purity:
 
     def stmt(self, stmt: g.Stmt, loops: int) -> bool:
         kind = type(stmt)
-        if kind is g.Simple or kind is g.Return:
+        if kind is g.Simple:
             return True
+        if kind is g.Return:  # a value returned goes to a frame of the machine's
+            return stmt.value is None
         if kind is g.Break:
             return loops > 0
         if kind is g.If:
