@@ -26,10 +26,10 @@ from ...dsl import cache
 from ...dsl.walker import EXPRESSION_KINDS, TreeWalker
 from .. import builtins
 from ..builtins import FUNCTIONS
-from ..expressions import comprehension_clauses, string_literal
+from ..expressions import string_literal
 from ..limits import SEARCHED
 from . import writer
-from .quick import quick
+from .quick import nested_loops, quick
 from .writer import HELPERS, RELATIONS, Unsupported, constants, ident
 
 _TEMPORARY = re.compile(r"t(\d+)\Z")  # the writer's temporaries (see tmp)
@@ -196,31 +196,7 @@ class ExpressionWriter(TreeWalker):
             self.depth -= 1
         return out
 
-    def x_multi_comprehension(self, tree, names):
-        """Nested loops, one per 'for' (and an 'if' inside each), as the closure runs them."""
-        clauses, elt_tree = comprehension_clauses(tree)
-        out, append = self.tmp(), self.tmp()
-        self.emit(f"{out} = []")
-        self.emit(f"{append} = {out}.append")
-        depth, opened, inner = self.depth, 0, dict(names)
-        try:
-            for name, source_tree, cond_tree in clauses:
-                source = self.expr(source_tree, inner)
-                self.charge(f"len({source})")  # one unit of work per item, as limits.charge
-                var = self.tmp()
-                self.loops.append([len(self.lines), self.depth, var, self.count, {}])
-                opened += 1
-                self.emit(f"for {var} in {source}:")
-                self.depth += 1
-                inner = dict(inner, **{name: var})
-                if cond_tree is not None:
-                    self.emit(f"if {self.test(cond_tree, inner)}:")
-                    self.depth += 1
-            self.emit(f"{append}({self.expr(elt_tree, inner)})")
-        finally:
-            del self.loops[len(self.loops) - opened:]
-            self.depth = depth
-        return out
+    x_multi_comprehension = nested_loops  # [e for a in xs if c for b in ys ...] (quick.py)
 
     def charge(self, units: str = "1", when: str = "") -> None:
         """Pay *units* of work (only *when* it holds, if given)."""
