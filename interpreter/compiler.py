@@ -73,6 +73,8 @@ class Compiler(ExpressionCompiler):
         if value_tree.data == "call" and str(value_tree.children[0]) in self.macro_params \
                 and str(value_tree.children[0]) not in self.functions:
             return self._macro_value(name, value_tree, scope)
+        if self.is_roll(value_tree):
+            return self._roll(name, tree, value_tree, scope)
         value = self.expr(value_tree, scope)
 
         def run(rt, env):
@@ -188,6 +190,16 @@ class Compiler(ExpressionCompiler):
     def s_return_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
         value = tree.children[0] if tree.children else None
         return self._add(g.Return(scope.span(tree), self.expr(value, scope) if value is not None else None))
+
+    def _roll(self, name: str, tree: Tree, value_tree: Tree, scope: Scope) -> g.Stmt:
+        """let name = roll(faces): a chance step (a die of n sides, or a list of faces)."""
+        args = value_tree.children[1].children if value_tree.children[1] is not None else []
+        self._arity("roll", len(args), 1, 1, scope.span(value_tree))
+        faces = self.expr(args[0], scope) if args else (lambda rt, env: 0)
+
+        def run(rt, env):
+            env[name] = keep(rt.limits, rt.roll(faces(rt, env)))
+        return self._simple(tree, scope, run)
 
     def _macro_value(self, name: str, tree: Tree, scope: Scope) -> g.Stmt:
         """let name = macro(args): the macro runs (it may pause), then its returned value is bound."""

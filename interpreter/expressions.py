@@ -185,6 +185,11 @@ class ExpressionCompiler(TreeWalker):
             return out
         return comprehension
 
+    def is_roll(self, tree: Any) -> bool:
+        """Is the expression a die roll, ``roll(faces)`` (unless the ruleset has its own roll)?"""
+        return (isinstance(tree, Tree) and tree.data == "call" and str(tree.children[0]) == "roll"
+                and "roll" not in self.functions and "roll" not in self.macro_params)
+
     def e_attr(self, tree: Tree, scope: Scope) -> g.Expr:
         obj, attr = self.expr(tree.children[0], scope), str(tree.children[1])
         self._check_attr(attr, scope.span(tree.children[1]))
@@ -235,7 +240,10 @@ class ExpressionCompiler(TreeWalker):
             return call_rule
         builtin = FUNCTIONS.get(name)
         if builtin is None:
-            if name in self.macro_returns:
+            if self.is_roll(tree):
+                self.error("'roll' is a chance step, not a value to compute: take it with a let of its own",
+                           span, "let r = roll(6)")
+            elif name in self.macro_returns:
                 self.error(f"'{name}' changes the game and has no value; call it as a statement", span,
                            f"its returned value is taken by a let of its own: let x = {name}(...)")
             elif name in VERBS or name in self.macro_params:

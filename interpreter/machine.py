@@ -136,6 +136,28 @@ class Machine:
             return value
         return items.pop(self.random_below(len(items)))
 
+    def roll(self, faces: Any) -> Any:
+        """A chance step with listed outcomes, none used up: a die of *faces* sides (1 to faces)
+        or one of a list of faces; the next scripted outcome (a face), else the generator's."""
+        if isinstance(faces, bool) or not isinstance(faces, (int, list)):
+            raise ValueError(f"roll takes a number of sides or a list of faces, not {self.label(faces)}")
+        if isinstance(faces, int):
+            check_sequence(self.limits, faces, "a die's sides")
+        outcomes = range(1, faces + 1) if isinstance(faces, int) else faces
+        if not outcomes:
+            raise ValueError("a roll of a die without faces")
+        script = self.state["chance"]
+        if script:
+            value = script.pop(0)
+            if value not in outcomes or isinstance(value, bool):
+                raise ValueError(f"the scripted chance outcome {self.label(value)} is not a face of the die "
+                                 f"({self.label(list(outcomes)) if len(outcomes) <= 20 else f'1 to {faces}'})")
+        else:
+            value = outcomes[self.random_below(len(outcomes))]
+        if self.keep_log:
+            self.add_log_line(f"  roll → {self.label(value)}", f"  roll → {self.label(value)}")
+        return value
+
     def shuffle(self, items: list) -> None:
         for i in range(len(items) - 1, 0, -1):
             j = self.random_below(i + 1)
