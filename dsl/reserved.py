@@ -17,7 +17,9 @@ ENTITY_FIELDS = {
 KIND_FIELDS = {
     "cell": {"q": "the engine keeps a cell's column there", "r": "the engine keeps a cell's row there"},
     "corner": {},
-    "card": {"deck": "the engine keeps a card's deck there (set 'deck:' in the card file)"},
+    "card": {"deck": "the engine keeps a card's deck there (set 'deck:' in the card file)",
+             "copies": "the engine reads how many copies a card has from the card file's 'copies:'",
+             "card": "the engine keeps there which card each copy of a card with copies is"},
 }
 # local names the engine binds itself, by where a parameter is declared
 PARAMETERS = {

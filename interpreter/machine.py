@@ -38,6 +38,22 @@ def forget(memo: dict, names: frozenset) -> None:
             memo.pop(name, None)
 
 
+def deal_copies(state: dict, copies: dict[str, list[str]]) -> None:
+    """At a new game, deal each deck's copy ids (deck#1, deck#2, ...) out to its copies in an
+    order drawn from the game's generator, so that an id never tells which card a copy is."""
+    ent = state["ent"]
+    for deck in sorted(copies):
+        ids = copies[deck]
+        records = [ent[ident] for ident in ids]
+        for i in range(len(records) - 1, 0, -1):
+            state["rng"], value = rng.next_value(state["rng"])
+            j = value % (i + 1)
+            records[i], records[j] = records[j], records[i]
+        for ident, record in zip(ids, records):
+            record["id"] = ident
+            ent[ident] = record
+
+
 def too_deep(limits: Limits) -> None:
     raise BudgetError(f"calls nested more than {limits.stack_depth} deep (a macro, "
                       "effect or trigger that calls or emits itself without end?)")
@@ -307,9 +323,12 @@ class Machine:
             return True
         if kind is g.Perform:
             target = stmt.target(self, env)
-            if target not in self.ruleset.effects:
+            effect = self.ruleset.effects.get(target)
+            if effect is None and isinstance(target, str) and target in self.ent:  # a copy: its card's
+                effect = self.ruleset.effects.get(self.ent[target].get("card"))
+            if effect is None:
                 raise ValueError(f"{self.label(target)} has no effect to perform")
-            body, params = self.ruleset.effects[target]
+            body, params = effect
             new_env = {"self": target}
             new_env.update({n: _own(v(self, env)) for n, v in zip(stmt.names, stmt.values)})
             stack.append([body.id, 0, new_env, len(stack)])

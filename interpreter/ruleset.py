@@ -72,6 +72,7 @@ class Ruleset:
     conventions: dict[str, str] = field(default_factory=lambda: {"score": "score"})  # role -> function
     hidden: Hidden = field(default_factory=Hidden)   # what a seat may not see (the 'hidden' section)
     source: str = ""  # what load_ruleset was given (a folder made absolute): reloads the same rules
+    copies: dict[str, list[str]] = field(default_factory=dict)  # deck -> the ids of its copies (deck#1, ...)
 
     def compile_program(self, text: str, origin: Span, params: list[str] = ()) -> g.Block:
         """Compile extra statements (a scenario's setup, say) in this ruleset's names."""
@@ -125,9 +126,13 @@ class RulesetBuilder(Definitions):
         for ident in self.entities:
             constants[ident] = ident
         card_entities = self.card_entities()
+        copies = self.copy_ids()
         for ident in card_entities:
+            if card_entities[ident].get("card") is None:  # (a copy's id is no name: deck#1)
+                constants[ident] = ident
+        for ident in copies:  # a card with copies: its id is a word (each copy's 'card'), not an entity
             constants[ident] = ident
-        attributes = {"kind", "id", "name", "deck", "q", "r"}
+        attributes = {"kind", "id", "name", "deck", "q", "r"} | ({"card"} if copies else set())
         for attrs in self.kinds.values():
             attributes |= set(attrs)
         for record in list(self.entities.values()) + list(card_entities.values()):
@@ -196,7 +201,8 @@ class RulesetBuilder(Definitions):
             functions=functions, macros=macros, triggers=triggers, effects=effects,
             nodes=compiler.nodes, cards=cards, variant_titles=self.variant_titles, labels=self.all_labels(cards),
             digest=self.digest(), presentation=self.presentation, mod_digests=list(self.mod_digests), sources=self.sources,
-            compiler=compiler, mod_infos=self.mod_infos, conventions=conventions, hidden=hidden)
+            compiler=compiler, mod_infos=self.mod_infos, conventions=conventions, hidden=hidden,
+            copies=_by_deck(copies, card_entities))
 
     def all_labels(self, cards: dict[str, CardInfo]) -> dict[str, dict[str, str]]:
         labels = {lang: dict(names) for lang, names in self.labels.items()}
@@ -223,12 +229,30 @@ class RulesetBuilder(Definitions):
         return str(doc["deck"])
 
     def card_entities(self) -> dict[str, dict]:
-        out = {}
+        """One entity per card file; a card with 'copies: n' gives n entities instead, whose
+        ids (deck#1, deck#2, ... over the deck's cards in file order) a new game deals out
+        to the copies in an order drawn from its generator (see copy_ids and Game.new)."""
+        out, copies = {}, self.copy_ids()
         for ident, (doc, path) in self.cards.items():
             record = {"kind": "card", "id": ident, **self.kinds.get("card", {})}
             record.update(name=str(doc["card"]), deck=self.deck_of(ident, doc))
             record.update(plain_value(doc.get("attributes", {})))
-            out[ident] = record
+            if "copies" not in doc:
+                out[ident] = record
+                continue
+            for copy in copies[ident]:
+                out[copy] = {**record, "id": copy, "card": ident}
+        return out
+
+    def copy_ids(self) -> dict[str, list[str]]:
+        """card id -> the ids of its copies, numbered per deck (only cards with copies)."""
+        out: dict[str, list[str]] = {}
+        counts: dict[str, int] = {}
+        for ident, (doc, path) in sorted(self.cards.items()):
+            if "copies" in doc:
+                deck, n = self.deck_of(ident, doc), int(doc["copies"])
+                out[ident] = [f"{deck}#{counts.get(deck, 0) + i + 1}" for i in range(n)]
+                counts[deck] = counts.get(deck, 0) + n
         return out
 
     def compile_cards(self, compiler: Compiler, decks: dict) -> tuple[dict, dict]:
@@ -250,6 +274,10 @@ class RulesetBuilder(Definitions):
                                     self.provenance_of(ident, doc, deck), path, plain_value(doc.get("labels", {})))
             self.triggers.extend((t, ident) for t in doc.get("triggers", []))
             self.modifiers.extend((m, ident) for m in doc.get("modifiers", []))
+            for part in ("triggers", "modifiers"):
+                if "copies" in doc and doc.get(part):
+                    compiler.error(f"a card with copies cannot have {part} yet (each copy would need its own)",
+                                   doc.where(part), "give the deck's rules a trigger that performs the copy")
         return effects, cards
 
     def _activity(self, compiler: Compiler, owner: str | None, decks: dict) -> g.Expr | None:
@@ -329,6 +357,15 @@ class RulesetBuilder(Definitions):
             h.update(os.path.basename(path).encode())
             h.update(self.sources[path].encode())
         return h.hexdigest()[:16]
+
+
+def _by_deck(copies: dict[str, list[str]], records: dict[str, dict]) -> dict[str, list[str]]:
+    """deck -> the ids of its copies, in order."""
+    out: dict[str, list[str]] = {}
+    for ids in copies.values():
+        for ident in ids:
+            out.setdefault(records[ident]["deck"], []).append(ident)
+    return {deck: sorted(ids, key=lambda i: int(i.rsplit("#", 1)[1])) for deck, ids in out.items()}
 
 
 def _guessed_params(deck: str, decks: dict) -> list[str]:
