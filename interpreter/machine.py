@@ -165,7 +165,7 @@ class Machine:
         script = self.state["chance"]
         if script:
             value = script.pop(0)
-            if value not in outcomes or isinstance(value, bool):
+            if value not in outcomes or (isinstance(faces, int) and isinstance(value, bool)):
                 raise ValueError(f"the scripted chance outcome {self.label(value)} is not a face of the die "
                                  f"({self.label(list(outcomes)) if len(outcomes) <= 20 else f'1 to {faces}'})")
         else:
