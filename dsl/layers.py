@@ -111,6 +111,7 @@ class Definitions:
         self.tables: dict[str, tuple[Any, Span]] = {}
         self.kinds: dict[str, dict[str, Any]] = {k: {} for k in IMPLICIT_KINDS}
         self.kind_spans: dict[str, Span] = {}
+        self.kind_max: dict[str, int] = {}
         self.entities: dict[str, dict[str, Any]] = {}
         self.entity_spans: dict[str, Span] = {}
         self.cells: list[tuple[int, int]] = []
@@ -283,6 +284,8 @@ class Definitions:
     def add_kinds(self, section: Node, doc: Node) -> None:
         for kind, spec in section.items():
             self.kind_spans.setdefault(kind, section.where_key(kind))
+            if "max" in spec:  # entities of the kind may be created in play, this many at once
+                self.kind_max[kind] = int(spec["max"])
             attributes = spec.get("attributes", {})
             self.errors.extend(check_fields(attributes, kind, getattr(attributes, "where_key", lambda k: spec.span)))
             self.kinds.setdefault(kind, {}).update(plain_value(spec.get("attributes", {})))

@@ -181,7 +181,10 @@ def format_(rt, template, *values):
 @function
 def entities(rt, kind):
     # Not copied: every place that binds a value (let, for, macro arguments) copies lists.
-    return rt.ruleset.kind_members.get(kind, []) if kind != "player" else rt.state["players"]
+    if kind == "player":
+        return rt.state["players"]
+    members = rt.ruleset.kind_members.get(kind)
+    return members if members is not None else rt.created(kind)
 
 
 @function
@@ -280,6 +283,11 @@ def remove(rt, items, value):
     if value not in items:
         raise ValueError(f"cannot remove {rt.label(value)}: it is not there")
     items.remove(value)
+
+
+@verb
+def destroy(rt, entity):
+    rt.destroy(entity)
 
 
 @verb

@@ -18,7 +18,7 @@ from ..dsl.errors import ParseError, Span, did_you_mean
 from ..dsl.parser import parse_effect
 from ..dsl.walker import EXPRESSION_KINDS, STATEMENT_KINDS
 from .builtins import FUNCTIONS, VERBS
-from .expressions import ExpressionCompiler, Scope, own
+from .expressions import ENTITIES, ExpressionCompiler, Scope, own
 from .limits import SMALL, check_value
 
 
@@ -75,6 +75,8 @@ class Compiler(ExpressionCompiler):
             return self._macro_value(name, value_tree, scope)
         if self.is_roll(value_tree):
             return self._roll(name, tree, value_tree, scope)
+        if self.is_roll(value_tree, "create"):
+            return self._create(name, tree, value_tree, scope)
         value = self.expr(value_tree, scope)
 
         def run(rt, env):
@@ -161,6 +163,9 @@ class Compiler(ExpressionCompiler):
         if builtin.target and args and not _is_place(args[0]):
             self.error(f"the first argument of '{name}' must be a place such as game.bag or x.items",
                        scope.span(args[0]))
+        elif name == "destroy":
+            self.statement_writes.add(ENTITIES)
+            self.written.add(ENTITIES)
         elif builtin.target and args:
             self._note_write(args[0])
             self._not_a_constant(args[0], scope, f"change with '{name}'")
@@ -199,6 +204,23 @@ class Compiler(ExpressionCompiler):
 
         def run(rt, env):
             env[name] = keep(rt.limits, rt.roll(faces(rt, env)))
+        return self._simple(tree, scope, run)
+
+    def _create(self, name: str, tree: Tree, value_tree: Tree, scope: Scope) -> g.Stmt:
+        """let name = create(kind): a new entity of a kind declared with a 'max'."""
+        args = value_tree.children[1].children if value_tree.children[1] is not None else []
+        self._arity("create", len(args), 1, 1, scope.span(value_tree))
+        if args and args[0].data == "name" and str(args[0].children[0]) not in scope.names:
+            kind = str(args[0].children[0])
+            if self.constants.get(kind) == kind and kind not in self.creatable:
+                self.error(f"kind '{kind}' has no 'max', so its entities cannot be created in play",
+                           scope.span(args[0]), f"declare it: kinds: {{{kind}: {{max: 10, attributes: ...}}}}")
+        kind_of = self.expr(args[0], scope) if args else (lambda rt, env: None)
+        self.statement_writes.add(ENTITIES)
+        self.written.add(ENTITIES)
+
+        def run(rt, env):
+            env[name] = rt.create(kind_of(rt, env))
         return self._simple(tree, scope, run)
 
     def _macro_value(self, name: str, tree: Tree, scope: Scope) -> g.Stmt:

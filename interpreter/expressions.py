@@ -56,6 +56,7 @@ class ExpressionCompiler(TreeWalker):
         self.functions: dict[str, g.Function] = {}
         self.macro_params: dict[str, list[str]] = {}
         self.macro_returns: set[str] = set()  # macros with a 'return VALUE' somewhere
+        self.creatable: set[str] = set()  # kinds whose entities can be created in play
         self.errors: list[Any] = []
         self.nodes: list[g.Stmt] = []
         self.nesting = 0  # > 0 while compiling the parts of an expression
@@ -185,10 +186,11 @@ class ExpressionCompiler(TreeWalker):
             return out
         return comprehension
 
-    def is_roll(self, tree: Any) -> bool:
-        """Is the expression a die roll, ``roll(faces)`` (unless the ruleset has its own roll)?"""
-        return (isinstance(tree, Tree) and tree.data == "call" and str(tree.children[0]) == "roll"
-                and "roll" not in self.functions and "roll" not in self.macro_params)
+    def is_roll(self, tree: Any, word: str = "roll") -> bool:
+        """Is the expression a die roll, ``roll(faces)`` (or, with *word*, ``create(kind)``),
+        unless the ruleset has its own function or macro of that name?"""
+        return (isinstance(tree, Tree) and tree.data == "call" and str(tree.children[0]) == word
+                and word not in self.functions and word not in self.macro_params)
 
     def e_attr(self, tree: Tree, scope: Scope) -> g.Expr:
         obj, attr = self.expr(tree.children[0], scope), str(tree.children[1])
@@ -239,10 +241,13 @@ class ExpressionCompiler(TreeWalker):
                 return function.call(rt, [a(rt, env) for a in args])
             return call_rule
         builtin = FUNCTIONS.get(name)
+        if name == "entities" and self.reads is not None:
+            self.reads.add(ENTITIES)  # (stale once an entity is created or destroyed)
         if builtin is None:
-            if self.is_roll(tree):
-                self.error("'roll' is a chance step, not a value to compute: take it with a let of its own",
-                           span, "let r = roll(6)")
+            if self.is_roll(tree) or self.is_roll(tree, "create"):
+                what = "a chance step" if name == "roll" else "a change of the game"
+                self.error(f"'{name}' is {what}, not a value to compute: take it with a let of its own",
+                           span, f"let x = {name}(...)")
             elif name in self.macro_returns:
                 self.error(f"'{name}' changes the game and has no value; call it as a statement", span,
                            f"its returned value is taken by a let of its own: let x = {name}(...)")
@@ -390,6 +395,7 @@ class ExpressionCompiler(TreeWalker):
         self.errors.append(CompileError(message, span, hint))
 
 
+ENTITIES = "#entities"  # what create and destroy change, and entities(kind) reads (no attribute's name)
 _NO = object()
 _NESTED_TERMS = 16  # an and/or chain of more terms is run as a loop
 

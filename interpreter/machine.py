@@ -8,6 +8,7 @@ saved, cloned and resumed at any choice, even inside a card's effect.
 """
 from __future__ import annotations
 
+from copy import deepcopy
 from typing import Any
 
 from ..dsl import graph as g
@@ -173,6 +174,37 @@ class Machine:
         if self.keep_log:
             self.add_log_line(f"  roll → {self.label(value)}", f"  roll → {self.label(value)}")
         return value
+
+    def created(self, kind: str) -> list:
+        """The entities of a kind whose entities are created in play (its declared ones, then
+        those that exist of its numbered ids), or [] for no kind."""
+        declared, ids = self.ruleset.creatable.get(kind, ((), ()))
+        ent = self.ent
+        return [ident for ident in declared if ident in ent] + [ident for ident in ids if ident in ent]
+
+    def create(self, kind: Any) -> str:
+        """A new entity of *kind* (declared with a 'max'): the lowest of its ids kind#1 ...
+        kind#max not in use, with the kind's attributes; an error past the max."""
+        if not isinstance(kind, str) or kind not in self.ruleset.creatable:
+            raise ValueError(f"{self.label(kind)} is not a kind whose entities can be created (a kind "
+                             "needs a 'max' in its declaration)")
+        ids = self.ruleset.creatable[kind][1]
+        ident = next((i for i in ids if i not in self.ent), None)
+        if ident is None:
+            raise BudgetError(f"no more than {len(ids)} entities of kind '{kind}' may exist at once (its 'max')")
+        defaults = self.ruleset.kind_defaults.get(kind, {})
+        record = {"kind": kind, "id": ident}
+        record.update(deepcopy(defaults))
+        self.ent[ident] = record
+        self.meter.left -= 1 + len(record)
+        return ident
+
+    def destroy(self, entity: Any) -> None:
+        record = self.ent.get(entity) if isinstance(entity, str) else None
+        if record is None or record["kind"] not in self.ruleset.creatable:
+            raise ValueError(f"cannot destroy {self.label(entity)}: only an entity of a kind with a 'max' "
+                             "can be destroyed")
+        del self.ent[entity]
 
     def shuffle(self, items: list) -> None:
         for i in range(len(items) - 1, 0, -1):

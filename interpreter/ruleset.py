@@ -73,6 +73,9 @@ class Ruleset:
     hidden: Hidden = field(default_factory=Hidden)   # what a seat may not see (the 'hidden' section)
     source: str = ""  # what load_ruleset was given (a folder made absolute): reloads the same rules
     copies: dict[str, list[str]] = field(default_factory=dict)  # deck -> the ids of its copies (deck#1, ...)
+    # kinds with a 'max': kind -> (ids of its declared entities, the ids it may create: kind#1 ...)
+    creatable: dict[str, tuple[list[str], list[str]]] = field(default_factory=dict)
+    kind_defaults: dict[str, dict] = field(default_factory=dict)  # the attributes of a created entity
 
     def compile_program(self, text: str, origin: Span, params: list[str] = ()) -> g.Block:
         """Compile extra statements (a scenario's setup, say) in this ruleset's names."""
@@ -140,6 +143,7 @@ class RulesetBuilder(Definitions):
         compiler = Compiler(constants, attributes)
         compiler.generate = generate  # each expression checked without a mistake is also code
         compiler.macro_params = {name: params for name, (params, _, _) in self.macros.items()}
+        compiler.creatable = set(self.kind_max)
         compiler.macro_returns = {name for name, (_, text, span) in self.macros.items() if returns_value(text, span)}
         functions = {name: g.Function(name, params, span) for name, (params, _, span) in self.functions.items()}
         for name, (params, _, span) in self.functions.items():
@@ -192,6 +196,8 @@ class RulesetBuilder(Definitions):
         members: dict[str, list[str]] = {}
         for ident, record in entities.items():
             members.setdefault(record["kind"], []).append(ident)
+        creatable = {kind: (members.pop(kind, []), [f"{kind}#{i + 1}" for i in range(n)])
+                     for kind, n in self.kind_max.items()}
         return Ruleset(
             name=str(manifest.get("ruleset", root.name)), title=str(manifest.get("title", "")),
             version=str(manifest.get("version", "0")), min_players=int(players["min"]),
@@ -202,7 +208,8 @@ class RulesetBuilder(Definitions):
             nodes=compiler.nodes, cards=cards, variant_titles=self.variant_titles, labels=self.all_labels(cards),
             digest=self.digest(), presentation=self.presentation, mod_digests=list(self.mod_digests), sources=self.sources,
             compiler=compiler, mod_infos=self.mod_infos, conventions=conventions, hidden=hidden,
-            copies=_by_deck(copies, card_entities))
+            copies=_by_deck(copies, card_entities), creatable=creatable,
+            kind_defaults={kind: plain_value(self.kinds.get(kind, {})) for kind in creatable})
 
     def all_labels(self, cards: dict[str, CardInfo]) -> dict[str, dict[str, str]]:
         labels = {lang: dict(names) for lang, names in self.labels.items()}
