@@ -286,11 +286,6 @@ def remove(rt, items, value):
 
 
 @verb
-def destroy(rt, entity):
-    rt.destroy(entity)
-
-
-@verb
 def clear(rt, items):
     items.clear()
 
@@ -298,6 +293,11 @@ def clear(rt, items):
 @verb
 def swap(rt, items, i, j):
     items[i], items[j] = items[j], items[i]
+
+
+@verb
+def destroy(rt, entity):
+    rt.destroy(entity)
 
 
 @verb
