@@ -3,8 +3,11 @@
 The machine's whole memory lives in the game state as plain data: a stack of
 frames ``[node id, counter, extra, env frame]``. A frame that owns local names
 keeps them (a dict) in ``extra`` and points ``env frame`` at itself; nested
-blocks and loops point at the frame that owns their names. So a game can be
-saved, cloned and resumed at any choice, even inside a card's effect.
+blocks and loops point at the frame that owns their names. A ``let x = macro(...)``
+keeps a frame of its own under the macro's; the macro's ``return VALUE`` puts
+``[value]`` in that frame's extra, and the frame binds it when the macro has ended. So
+a game can be saved, cloned and resumed at any choice, even inside a card's effect or a
+macro whose value is awaited.
 """
 from __future__ import annotations
 
