@@ -91,6 +91,15 @@ class Call(Stmt):
 
 
 @dataclass(slots=True, eq=False)
+class CallValue(Call):
+    """``let var = macro(args)``: call a macro (it may pause for choices) and bind the value its
+    ``return VALUE`` gives. The machine keeps a frame of this node under the macro's own
+    frame; the return puts ``[value]`` in that frame's extra, and the frame binds it."""
+
+    var: str = ""
+
+
+@dataclass(slots=True, eq=False)
 class Perform(Stmt):
     """Run the effect of the card (or other entity with an effect) a value names."""
 
@@ -114,7 +123,7 @@ class Break(Stmt):
 
 @dataclass(slots=True, eq=False)
 class Return(Stmt):
-    pass
+    value: Expr | None = None  # return VALUE (the value of a macro called in a let)
 
 
 @dataclass(slots=True)

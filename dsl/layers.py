@@ -19,6 +19,7 @@ from . import cache
 from . import mods as mods_
 from .errors import CompileError, LoadError, RuleError, RuleErrors, SchemaError, Span, did_you_mean, reset_suggestions
 from .loader import Node, load_file
+from .reserved import check_fields
 from .schema import check, kind_of
 
 IMPLICIT_KINDS = ("game", "player", "cell", "corner", "card")
@@ -110,6 +111,7 @@ class Definitions:
         self.tables: dict[str, tuple[Any, Span]] = {}
         self.kinds: dict[str, dict[str, Any]] = {k: {} for k in IMPLICIT_KINDS}
         self.kind_spans: dict[str, Span] = {}
+        self.kind_max: dict[str, int] = {}
         self.entities: dict[str, dict[str, Any]] = {}
         self.entity_spans: dict[str, Span] = {}
         self.cells: list[tuple[int, int]] = []
@@ -283,6 +285,10 @@ class Definitions:
     def add_kinds(self, section: Node, doc: Node) -> None:
         for kind, spec in section.items():
             self.kind_spans.setdefault(kind, section.where_key(kind))
+            if "max" in spec:  # entities of the kind may be created in play, this many at once
+                self.kind_max[kind] = int(spec["max"])
+            attributes = spec.get("attributes", {})
+            self.errors.extend(check_fields(attributes, kind, getattr(attributes, "where_key", lambda k, spec=spec: spec.span)))
             self.kinds.setdefault(kind, {}).update(plain_value(spec.get("attributes", {})))
 
     def add_entities(self, section: Node, doc: Node) -> None:
@@ -294,6 +300,8 @@ class Definitions:
             for record, span in zip(records, records.item_spans):
                 ident = str(record["id"])
                 self.claim("entities", ident, span)
+                self.errors.extend(check_fields([k for k in record if k != "id"], kind,
+                                                getattr(record, "where_key", lambda k, span=span: span)))
                 existing = self.entities.get(ident)
                 if existing is not None and existing["kind"] != kind:
                     self.errors.append(CompileError(f"'{ident}' is already a {existing['kind']}", span))

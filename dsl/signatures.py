@@ -115,6 +115,8 @@ VERBS: dict[str, Signature] = _table(
               '`clear(xs)`: empty the list (or map) xs.', target=True),
     Signature("swap", 3, 3,
               '`swap(xs, i, j)`: exchange the items at positions i and j of the list xs.', target=True),
+    Signature("destroy", 1, 1,
+              '`destroy(x)`: take the entity x out of the game (of a kind with a `max`: see `create`).'),
     Signature("log", 1, None,
               '`log("{} scores {}", f, n)`: add a line to the game log; {} takes the next value\'s label.'),
     Signature("log_to", 2, None,

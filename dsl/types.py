@@ -80,7 +80,7 @@ class TypeChecker:
             return INT
         if kind == "string":
             return STR
-        if kind in ("list_lit", "comprehension"):
+        if kind in ("list_lit", "comprehension", "multi_comprehension"):
             return LIST
         if kind in ("comparison", "in_op", "not_in_op", "not_op"):
             return BOOL if kind != "comparison" or len(tree.children) > 1 else None
@@ -188,8 +188,8 @@ def _bound(tree: Tree) -> set[str]:
     """Names a program binds itself (let, for, choose, draw, comprehension)."""
     out = set()
     for node in tree.iter_subtrees():
-        if node.data in ("let_stmt", "for_stmt", "draw_stmt", "comprehension"):
-            token = node.children[0] if node.data != "comprehension" else node.children[1]
+        if node.data in ("let_stmt", "for_stmt", "draw_stmt", "comprehension", "multi_comprehension", "comp_for"):
+            token = node.children[1] if node.data in ("comprehension", "multi_comprehension") else node.children[0]
             out.add(str(token))
         elif node.data == "choose_stmt":
             out.update(str(c) for c in node.children if isinstance(c, Token) and c.type == "NAME")

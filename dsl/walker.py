@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 EXPRESSION_KINDS = frozenset({
-    "number", "string", "name", "list_lit", "comprehension", "attr", "index", "call", "neg",
+    "number", "string", "name", "list_lit", "comprehension", "multi_comprehension", "attr", "index", "call", "neg",
     "not_op", "in_op", "not_in_op", "cond_expr", "or_expr", "and_expr", "comparison", "sum_expr",
     "product"})
 STATEMENT_KINDS = frozenset({

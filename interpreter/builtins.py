@@ -182,7 +182,10 @@ def format_(rt, template, *values):
 @function
 def entities(rt, kind):
     # Not copied: every place that binds a value (let, for, macro arguments) copies lists.
-    return rt.ruleset.kind_members.get(kind, []) if kind != "player" else rt.state["players"]
+    if kind == "player":
+        return rt.state["players"]
+    members = rt.ruleset.kind_members.get(kind)
+    return members if members is not None else rt.created(kind)
 
 
 @function
@@ -291,6 +294,11 @@ def clear(rt, items):
 @verb
 def swap(rt, items, i, j):
     items[i], items[j] = items[j], items[i]
+
+
+@verb
+def destroy(rt, entity):
+    rt.destroy(entity)
 
 
 @verb

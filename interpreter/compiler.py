@@ -19,7 +19,7 @@ from ..dsl.errors import ParseError, Span, did_you_mean
 from ..dsl.parser import parse_effect
 from ..dsl.walker import EXPRESSION_KINDS, STATEMENT_KINDS
 from .builtins import FUNCTIONS, VERBS
-from .expressions import ExpressionCompiler, Scope, own
+from .expressions import ENTITIES, ExpressionCompiler, Scope, own
 from .limits import SMALL, check_value
 
 
@@ -70,7 +70,15 @@ class Compiler(ExpressionCompiler):
         return self._add(node)
 
     def s_let_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
-        name, value = str(tree.children[0]), self.expr(tree.children[1], scope)
+        name, value_tree = str(tree.children[0]), tree.children[1]
+        if value_tree.data == "call" and str(value_tree.children[0]) in self.macro_params \
+                and str(value_tree.children[0]) not in self.functions:
+            return self._macro_value(name, value_tree, scope)
+        if self.is_roll(value_tree):
+            return self._roll(name, tree, value_tree, scope)
+        if self.is_roll(value_tree, "create"):
+            return self._create(name, tree, value_tree, scope)
+        value = self.expr(value_tree, scope)
 
         def run(rt, env):
             env[name] = keep(rt.limits, value(rt, env))
@@ -157,6 +165,9 @@ class Compiler(ExpressionCompiler):
         if builtin.target and args and not _is_place(args[0]):
             self.error(f"the first argument of '{name}' must be a place such as game.bag or x.items",
                        scope.span(args[0]))
+        elif name == "destroy":
+            self.statement_writes.add(ENTITIES)
+            self.written.add(ENTITIES)
         elif builtin.target and args:
             self._note_write(args[0])
             self._not_a_constant(args[0], scope, f"change with '{name}'")
@@ -184,7 +195,46 @@ class Compiler(ExpressionCompiler):
         return self._add(g.Break(scope.span(tree)))
 
     def s_return_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
-        return self._add(g.Return(scope.span(tree)))
+        value = tree.children[0] if tree.children else None
+        return self._add(g.Return(scope.span(tree), self.expr(value, scope) if value is not None else None))
+
+    def _roll(self, name: str, tree: Tree, value_tree: Tree, scope: Scope) -> g.Stmt:
+        """let name = roll(faces): a chance step (a die of n sides, or a list of faces)."""
+        args = value_tree.children[1].children if value_tree.children[1] is not None else []
+        self._arity("roll", len(args), 1, 1, scope.span(value_tree))
+        faces = self.expr(args[0], scope) if args else (lambda rt, env: 0)
+
+        def run(rt, env):
+            env[name] = keep(rt.limits, rt.roll(faces(rt, env)))
+        return self._simple(tree, scope, run)
+
+    def _create(self, name: str, tree: Tree, value_tree: Tree, scope: Scope) -> g.Stmt:
+        """let name = create(kind): a new entity of a kind declared with a 'max'."""
+        args = value_tree.children[1].children if value_tree.children[1] is not None else []
+        self._arity("create", len(args), 1, 1, scope.span(value_tree))
+        if args and args[0].data == "name" and str(args[0].children[0]) not in scope.names:
+            kind = str(args[0].children[0])
+            if self.constants.get(kind) == kind and kind not in self.creatable:
+                self.error(f"kind '{kind}' has no 'max', so its entities cannot be created in play",
+                           scope.span(args[0]), f"declare it: kinds: {{{kind}: {{max: 10, attributes: ...}}}}")
+        kind_of = self.expr(args[0], scope) if args else (lambda rt, env: None)
+        self.statement_writes.add(ENTITIES)
+        self.written.add(ENTITIES)
+
+        def run(rt, env):
+            env[name] = rt.create(kind_of(rt, env))
+        return self._simple(tree, scope, run)
+
+    def _macro_value(self, name: str, tree: Tree, scope: Scope) -> g.Stmt:
+        """let name = macro(args): the macro runs (it may pause), then its returned value is bound."""
+        macro, args_tree = str(tree.children[0]), tree.children[1]
+        args = list(args_tree.children) if args_tree is not None else []
+        span = scope.span(tree)
+        self._arity(macro, len(args), len(self.macro_params[macro]), len(self.macro_params[macro]), span)
+        if macro not in self.macro_returns:
+            self.error(f"'{macro}' changes the game and has no value; call it as a statement", span,
+                       f"'return VALUE' appears nowhere in macro '{macro}', so a let cannot take its value")
+        return self._add(g.CallValue(scope.span(tree), macro, [self.expr(a, scope) for a in args], var=name))
 
     def s_pass_stmt(self, tree: Tree, scope: Scope) -> None:
         return None
@@ -292,6 +342,16 @@ def compile_expression_text(compiler: Compiler, text: str, origin: Span, params:
         compiler.errors.append(error)
         return lambda rt, env: None
     return compiler.expr(tree.children[0], Scope(params, origin))
+
+
+def returns_value(text: str, origin: Span) -> bool:
+    """Does a 'return VALUE' appear in the program (False if it does not parse: the parse
+    error is reported where the program is compiled)?"""
+    try:
+        tree = parse_effect(str(text), origin)
+    except ParseError:
+        return False
+    return any(node.children and node.children[0] is not None for node in tree.find_data("return_stmt"))
 
 
 def _bound_names(stmts: list) -> set[str]:

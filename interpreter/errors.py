@@ -90,7 +90,7 @@ def call_chain(machine: Any, exc: BaseException, span: Any) -> list[tuple[Any, s
         if type(node) is not g.Block or frame[1] == 0:
             continue
         stmt = node.body[frame[1] - 1]
-        if type(stmt) is g.Call:
+        if type(stmt) in (g.Call, g.CallValue):
             chain.append((stmt.span, f"calls macro {stmt.name}"))
         elif type(stmt) in (g.Perform, g.Emit):
             owners = owners if owners is not None else _owners(machine.ruleset)

@@ -56,6 +56,8 @@ class ExpressionCompiler(TreeWalker):
         self.statement_writes: set[str] = set()  # attributes the statement being compiled changes
         self.functions: dict[str, g.Function] = {}
         self.macro_params: dict[str, list[str]] = {}
+        self.macro_returns: set[str] = set()  # macros with a 'return VALUE' somewhere
+        self.creatable: set[str] = set()  # kinds whose entities can be created in play
         self.errors: list[Any] = []
         self.nodes: list[g.Stmt] = []
         self.nesting = 0  # > 0 while compiling the parts of an expression
@@ -147,6 +149,50 @@ class ExpressionCompiler(TreeWalker):
             return out
         return comprehension
 
+    def e_multi_comprehension(self, tree: Tree, scope: Scope) -> g.Expr:
+        """[elt for a in xs if c for b in ys if d ...]: each source sees the names before it;
+        each source walked pays one unit of work per item."""
+        clauses, elt_tree = comprehension_clauses(tree)
+        names, levels = set(scope.names), []
+        for name, source_tree, cond_tree in clauses:
+            source = self.expr(source_tree, Scope(names, scope.origin))
+            names = names | {name}
+            cond = self.expr(cond_tree, Scope(names, scope.origin)) if cond_tree is not None else None
+            levels.append((name, source, cond))
+        elt = self.expr(elt_tree, Scope(names, scope.origin))
+        bound = list(dict.fromkeys(name for name, _, _ in levels))
+        last = len(levels)
+
+        def walk(rt, env, out, depth):
+            name, source, cond = levels[depth]
+            items = source(rt, env)
+            charge(rt, items)
+            for item in items:
+                env[name] = item
+                if cond is None or cond(rt, env):
+                    if depth + 1 == last:
+                        out.append(elt(rt, env))
+                    else:
+                        walk(rt, env, out, depth + 1)
+
+        def comprehension(rt, env):
+            saved = {name: env[name] for name in bound if name in env}
+            out: list = []
+            walk(rt, env, out, 0)
+            for name in bound:
+                if name in saved:
+                    env[name] = saved[name]
+                else:
+                    env.pop(name, None)
+            return out
+        return comprehension
+
+    def is_roll(self, tree: Any, word: str = "roll") -> bool:
+        """Is the expression a die roll, ``roll(faces)`` (or, with *word*, ``create(kind)``),
+        unless the ruleset has its own function or macro of that name?"""
+        return (isinstance(tree, Tree) and tree.data == "call" and str(tree.children[0]) == word
+                and word not in self.functions and word not in self.macro_params)
+
     def e_attr(self, tree: Tree, scope: Scope) -> g.Expr:
         obj, attr = self.expr(tree.children[0], scope), str(tree.children[1])
         self._check_attr(attr, scope.span(tree.children[1]))
@@ -196,8 +242,17 @@ class ExpressionCompiler(TreeWalker):
                 return function.call(rt, [a(rt, env) for a in args])
             return call_rule
         builtin = FUNCTIONS.get(name)
+        if name == "entities" and self.reads is not None:
+            self.reads.add(ENTITIES)  # (stale once an entity is created or destroyed)
         if builtin is None:
-            if name in VERBS or name in self.macro_params:
+            if self.is_roll(tree) or self.is_roll(tree, "create"):
+                what = "a chance step" if name == "roll" else "a change of the game"
+                self.error(f"'{name}' is {what}, not a value to compute: take it with a let of its own",
+                           span, f"let x = {name}(...)")
+            elif name in self.macro_returns:
+                self.error(f"'{name}' changes the game and has no value; call it as a statement", span,
+                           f"its returned value is taken by a let of its own: let x = {name}(...)")
+            elif name in VERBS or name in self.macro_params:
                 self.error(f"'{name}' changes the game and has no value; call it as a statement", span)
             else:
                 self.error(f"unknown function '{name}'", span,
@@ -341,6 +396,7 @@ class ExpressionCompiler(TreeWalker):
         self.errors.append(CompileError(message, span, hint))
 
 
+ENTITIES = "#entities"  # what create and destroy change, and entities(kind) reads (no attribute's name)
 _NO = object()
 _NESTED_TERMS = 16  # an and/or chain of more terms is run as a loop
 
@@ -352,6 +408,12 @@ def _constant(tree: Any) -> Any:
     if isinstance(tree, Tree) and tree.data == "string":
         return string_literal(cast(Token, tree.children[0]))
     return _NO
+
+
+def comprehension_clauses(tree: Tree) -> tuple[list[tuple[str, Any, Any]], Any]:
+    """A multi_comprehension's clauses, [(name, source, condition or None)], and its element."""
+    elt, name, source, cond, *more = tree.children
+    return [(str(name), source, cond)] + [(str(c.children[0]), c.children[1], c.children[2]) for c in more], elt
 
 
 def string_literal(token: Token) -> str:

@@ -18,7 +18,7 @@ from typing import Any
 from ..dsl.errors import ArgumentError, IllegalActionError, RuleRuntimeError
 from . import rng, views
 from .actions import _COPIED, EMPTY, PASS_LABEL, Action, LegalActions, Offer, _Offered  # noqa: F401 (API)
-from .machine import Machine
+from .machine import Machine, deal_copies
 from .views import copy_plain as _copy
 
 CHECKPOINT_KEYS = {"ruleset", "decisions", "history", "state"}
@@ -87,6 +87,8 @@ class Game:
         state = {"ent": entities, "players": ids, "rng": rng.seed_state(seed), "seed": seed,
                  "stack": [], "pending": None, "log": [], "chance": list(chance or []),
                  "steps": 0}
+        if ruleset.copies:
+            deal_copies(state, ruleset.copies)
         game = cls(ruleset, state, lang)
         game._history = {"seed": seed, "players": count, "chance": _copy(list(chance or [])), "decisions": []}
         if limits is not None:

@@ -3,22 +3,27 @@
 The machine's whole memory lives in the game state as plain data: a stack of
 frames ``[node id, counter, extra, env frame]``. A frame that owns local names
 keeps them (a dict) in ``extra`` and points ``env frame`` at itself; nested
-blocks and loops point at the frame that owns their names. So a game can be
-saved, cloned and resumed at any choice, even inside a card's effect.
+blocks and loops point at the frame that owns their names. A ``let x = macro(...)``
+keeps a frame of its own under the macro's; the macro's ``return VALUE`` puts
+``[value]`` in that frame's extra, and the frame binds it when the macro has ended. So
+a game can be saved, cloned and resumed at any choice, even inside a card's effect or a
+macro whose value is awaited.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
+from copy import deepcopy
 from typing import Any
 
 from ..dsl import graph as g
 from ..dsl.errors import RuleRuntimeError
 from . import rng
+from .compiler import keep
 from .errors import call_chain, in_authors_words, mark
 from .limits import DEFAULT, BudgetError, Limits, Meter, check_sequence, check_text
 
 _LOOPS = (g.For, g.While, g.Repeat)
-_NESTING = (g.Call, g.Perform, g.Emit)
+_NESTING = (g.Call, g.CallValue, g.Perform, g.Emit)
 
 
 def _own(value: Any) -> Any:
@@ -36,6 +41,22 @@ def forget(memo: dict, names: frozenset) -> None:
     else:
         for name in names:
             memo.pop(name, None)
+
+
+def deal_copies(state: dict, copies: dict[str, list[str]]) -> None:
+    """At a new game, deal each deck's copy ids (deck#1, deck#2, ...) out to its copies in an
+    order drawn from the game's generator, so that an id never tells which card a copy is."""
+    ent = state["ent"]
+    for deck in sorted(copies):
+        ids = copies[deck]
+        records = [ent[ident] for ident in ids]
+        for i in range(len(records) - 1, 0, -1):
+            state["rng"], value = rng.next_value(state["rng"])
+            j = value % (i + 1)
+            records[i], records[j] = records[j], records[i]
+        for ident, record in zip(ids, records):
+            record["id"] = ident
+            ent[ident] = record
 
 
 def too_deep(limits: Limits) -> None:
@@ -138,6 +159,59 @@ class Machine:
             return value
         return items.pop(self.random_below(len(items)))
 
+    def roll(self, faces: Any) -> Any:
+        """A chance step with listed outcomes, none used up: a die of *faces* sides (1 to faces)
+        or one of a list of faces; the next scripted outcome (a face), else the generator's."""
+        if isinstance(faces, bool) or not isinstance(faces, (int, list)):
+            raise ValueError(f"roll takes a number of sides or a list of faces, not {self.label(faces)}")
+        if isinstance(faces, int):
+            check_sequence(self.limits, faces, "a die's sides")
+        outcomes = range(1, faces + 1) if isinstance(faces, int) else faces
+        if not outcomes:
+            raise ValueError("a roll of a die without faces")
+        script = self.state["chance"]
+        if script:
+            value = script.pop(0)
+            if value not in outcomes or (isinstance(faces, int) and isinstance(value, bool)):
+                raise ValueError(f"the scripted chance outcome {self.label(value)} is not a face of the die "
+                                 f"({self.label(list(outcomes)) if len(outcomes) <= 20 else f'1 to {faces}'})")
+        else:
+            value = outcomes[self.random_below(len(outcomes))]
+        if self.keep_log:
+            self.add_log_line(f"  roll → {self.label(value)}", f"  roll → {self.label(value)}")
+        return value
+
+    def created(self, kind: str) -> list:
+        """The entities of a kind whose entities are created in play (its declared ones, then
+        those that exist of its numbered ids), or [] for no kind."""
+        declared, ids = self.ruleset.creatable.get(kind, ((), ()))
+        ent = self.ent
+        return [ident for ident in declared if ident in ent] + [ident for ident in ids if ident in ent]
+
+    def create(self, kind: Any) -> str:
+        """A new entity of *kind* (declared with a 'max'): the lowest of its ids kind#1 ...
+        kind#max not in use, with the kind's attributes; an error past the max."""
+        if not isinstance(kind, str) or kind not in self.ruleset.creatable:
+            raise ValueError(f"{self.label(kind)} is not a kind whose entities can be created (a kind "
+                             "needs a 'max' in its declaration)")
+        ids = self.ruleset.creatable[kind][1]
+        ident = next((i for i in ids if i not in self.ent), None)
+        if ident is None:
+            raise BudgetError(f"no more than {len(ids)} entities of kind '{kind}' may exist at once (its 'max')")
+        defaults = self.ruleset.kind_defaults.get(kind, {})
+        record = {"kind": kind, "id": ident}
+        record.update(deepcopy(defaults))
+        self.ent[ident] = record
+        self.meter.left -= 1 + len(record)
+        return ident
+
+    def destroy(self, entity: Any) -> None:
+        record = self.ent.get(entity) if isinstance(entity, str) else None
+        if record is None or record["kind"] not in self.ruleset.creatable:
+            raise ValueError(f"cannot destroy {self.label(entity)}: only an entity of a kind with a 'max' "
+                             "can be destroyed")
+        del self.ent[entity]
+
     def shuffle(self, items: list) -> None:
         for i in range(len(items) - 1, 0, -1):
             j = self.random_below(i + 1)
@@ -221,12 +295,14 @@ class Machine:
                         stack.append([node.body.id, 0, None, frame[3]])
                     else:
                         stack.pop()
-                else:  # Repeat
+                elif kind is g.Repeat:
                     if frame[1] > 0:
                         frame[1] -= 1
                         stack.append([node.body.id, 0, None, frame[3]])
                     else:
                         stack.pop()
+                else:  # CallValue: the macro it called has ended
+                    self._receive(node, frame, env)
         except RuleRuntimeError:
             raise
         except Exception as exc:  # a bug in the rules: say where, and through which calls
@@ -277,11 +353,20 @@ class Machine:
             new_env = dict(zip(macro.params, [_own(a(self, env)) for a in stmt.args]))
             stack.append([macro.body.id, 0, new_env, len(stack)])
             return True
+        if type(stmt) is g.CallValue:  # its frame waits under the macro's for the value
+            macro = self.ruleset.macros[stmt.name]
+            new_env = dict(zip(macro.params, [_own(a(self, env)) for a in stmt.args]))
+            stack.append([stmt.id, 0, None, owner])
+            stack.append([macro.body.id, 0, new_env, len(stack)])
+            return True
         if type(stmt) is g.Perform:
             target = stmt.target(self, env)
-            if target not in self.ruleset.effects:
+            effect = self.ruleset.effects.get(target)
+            if effect is None and isinstance(target, str) and target in self.ent:  # a copy: its card's
+                effect = self.ruleset.effects.get(self.ent[target].get("card"))
+            if effect is None:
                 raise ValueError(f"{self.label(target)} has no effect to perform")
-            body, params = self.ruleset.effects[target]
+            body, params = effect
             new_env = {"self": target}
             new_env.update({n: _own(v(self, env)) for n, v in zip(stmt.names, stmt.values)})
             stack.append([body.id, 0, new_env, len(stack)])
@@ -292,9 +377,20 @@ class Machine:
             self._unwind(loop=True)
             return True
         if type(stmt) is g.Return:
+            value = keep(self.limits, stmt.value(self, env)) if stmt.value is not None else None
             self._unwind(loop=False)
+            if stmt.value is not None and stack and type(self.nodes[stack[-1][0]]) is g.CallValue:
+                stack[-1][2] = [value]  # the macro's value, for the let waiting under it
             return True
         raise ValueError(f"cannot run {kind.__name__}")  # pragma: no cover
+
+    def _receive(self, node: g.CallValue, frame: list, env: dict) -> None:
+        """The macro called by ``let x = macro(...)`` ended: bind the value it returned."""
+        self.state["stack"].pop()
+        if frame[2] is None:
+            raise ValueError(f"macro '{node.name}' ended without 'return VALUE', so it gives no value "
+                             f"for '{node.var}'")
+        env[node.var] = frame[2][0]
 
     def _unwind(self, loop: bool) -> None:
         """Pop frames up to the innermost loop (break) or macro body (return)."""

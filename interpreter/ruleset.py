@@ -19,10 +19,11 @@ from ..dsl.layers import SIGNATURE, Definitions, plain_value, find_ruleset
 from ..dsl.layers import available_rulesets, slug, variant_files  # public here too
 from ..dsl.loader import Node
 from ..dsl.presentation import check_presentation
+from ..dsl.reserved import check_fields, check_params
 from ..dsl.types import check_types
 from .board import HexGrid, cell_id
 from .codegen import generate, generate_code, generate_function
-from .compiler import Compiler, compile_expression_text
+from .compiler import Compiler, compile_expression_text, returns_value
 from .errors import note_function
 from .limits import BudgetError
 from ..dsl.declarations import Hidden, check_conventions, hidden_of
@@ -72,6 +73,10 @@ class Ruleset:
     conventions: dict[str, str] = field(default_factory=lambda: {"score": "score"})  # role -> function
     hidden: Hidden = field(default_factory=Hidden)   # what a seat may not see (the 'hidden' section)
     source: str = ""  # what load_ruleset was given (a folder made absolute): reloads the same rules
+    copies: dict[str, list[str]] = field(default_factory=dict)  # deck -> the ids of its copies (deck#1, ...)
+    # kinds with a 'max': kind -> (ids of its declared entities, the ids it may create: kind#1 ...)
+    creatable: dict[str, tuple[list[str], list[str]]] = field(default_factory=dict)
+    kind_defaults: dict[str, dict] = field(default_factory=dict)  # the attributes of a created entity
 
     def compile_program(self, text: str, origin: Span, params: Sequence[str] = ()) -> g.Block:
         """Compile extra statements (a scenario's setup, say) in this ruleset's names."""
@@ -125,9 +130,13 @@ class RulesetBuilder(Definitions):
         for ident in self.entities:
             constants[ident] = ident
         card_entities = self.card_entities()
+        copies = self.copy_ids()
         for ident in card_entities:
+            if card_entities[ident].get("card") is None:  # (a copy's id is no name: deck#1)
+                constants[ident] = ident
+        for ident in copies:  # a card with copies: its id is a word (each copy's 'card'), not an entity
             constants[ident] = ident
-        attributes = {"kind", "id", "name", "deck", "q", "r"}
+        attributes = {"kind", "id", "name", "deck", "q", "r"} | ({"card"} if copies else set())
         for attrs in self.kinds.values():
             attributes |= set(attrs)
         for record in list(self.entities.values()) + list(card_entities.values()):
@@ -135,7 +144,14 @@ class RulesetBuilder(Definitions):
         compiler = Compiler(constants, attributes)
         compiler.generate = generate  # each expression checked without a mistake is also code
         compiler.macro_params = {name: params for name, (params, _, _) in self.macros.items()}
+        compiler.creatable = set(self.kind_max)
+        compiler.macro_returns = {name for name, (_, text, span) in self.macros.items() if returns_value(text, span)}
         functions = {name: g.Function(name, params, span) for name, (params, _, span) in self.functions.items()}
+        for params, _, span in self.functions.values():
+            compiler.errors.extend(check_params(params, "function", span))
+        for spec in self.decks.values():
+            compiler.errors.extend(check_params([str(p) for p in spec.get("params", [])], "deck",
+                                                spec.where("params")))
         compiler.functions = functions
         for name, (params, text, span) in self.functions.items():
             compiler.reads, compiler.calls = functions[name].reads, functions[name].calls
@@ -181,6 +197,8 @@ class RulesetBuilder(Definitions):
         members: dict[str, list[str]] = {}
         for ident, record in entities.items():
             members.setdefault(record["kind"], []).append(ident)
+        creatable = {kind: (members.pop(kind, []), [f"{kind}#{i + 1}" for i in range(n)])
+                     for kind, n in self.kind_max.items()}
         return Ruleset(
             name=str(manifest.get("ruleset", root.name)), title=str(manifest.get("title", "")),
             version=str(manifest.get("version", "0")), min_players=int(players["min"]),
@@ -190,7 +208,9 @@ class RulesetBuilder(Definitions):
             functions=functions, macros=macros, triggers=triggers, effects=effects,
             nodes=compiler.nodes, cards=cards, variant_titles=self.variant_titles, labels=self.all_labels(cards),
             digest=self.digest(), presentation=self.presentation, mod_digests=list(self.mod_digests), sources=self.sources,
-            compiler=compiler, mod_infos=self.mod_infos, conventions=conventions, hidden=hidden)
+            compiler=compiler, mod_infos=self.mod_infos, conventions=conventions, hidden=hidden,
+            copies=_by_deck(copies, card_entities), creatable=creatable,
+            kind_defaults={kind: plain_value(self.kinds.get(kind, {})) for kind in creatable})
 
     def all_labels(self, cards: dict[str, CardInfo]) -> dict[str, dict[str, str]]:
         labels = {lang: dict(names) for lang, names in self.labels.items()}
@@ -217,12 +237,30 @@ class RulesetBuilder(Definitions):
         return str(doc["deck"])
 
     def card_entities(self) -> dict[str, dict]:
-        out = {}
+        """One entity per card file; a card with 'copies: n' gives n entities instead, whose
+        ids (deck#1, deck#2, ... over the deck's cards in file order) a new game deals out
+        to the copies in an order drawn from its generator (see copy_ids and Game.new)."""
+        out, copies = {}, self.copy_ids()
         for ident, (doc, _path) in self.cards.items():
             record = {"kind": "card", "id": ident, **self.kinds.get("card", {})}
             record.update(name=str(doc["card"]), deck=self.deck_of(ident, doc))
             record.update(plain_value(doc.get("attributes", {})))
-            out[ident] = record
+            if "copies" not in doc:
+                out[ident] = record
+                continue
+            for copy in copies[ident]:
+                out[copy] = {**record, "id": copy, "card": ident}
+        return out
+
+    def copy_ids(self) -> dict[str, list[str]]:
+        """card id -> the ids of its copies, numbered per deck (only cards with copies)."""
+        out: dict[str, list[str]] = {}
+        counts: dict[str, int] = {}
+        for ident, (doc, _path) in sorted(self.cards.items()):
+            if "copies" in doc:
+                deck, n = self.deck_of(ident, doc), int(doc["copies"])
+                out[ident] = [f"{deck}#{counts.get(deck, 0) + i + 1}" for i in range(n)]
+                counts[deck] = counts.get(deck, 0) + n
         return out
 
     def compile_cards(self, compiler: Compiler, decks: dict) -> tuple[dict, dict]:
@@ -235,12 +273,19 @@ class RulesetBuilder(Definitions):
                 self.triggers.extend((t, ident) for t in doc.get("triggers", []))
                 self.modifiers.extend((m, ident) for m in doc.get("modifiers", []))
                 continue
-            params = ["self"] + [str(p) for p in decks[deck].get("params", [])]
+            params = ["self"] + [str(p) for p in decks[deck].get("params", []) if str(p) != "self"]
+            attributes = doc.get("attributes", {})
+            compiler.errors.extend(check_fields(attributes, "card", getattr(attributes, "where_key",
+                                                                            lambda k, doc=doc: doc.where("attributes"))))
             effects[ident] = (compiler.program(doc["effect"], doc.where("effect"), params), params)
             cards[ident] = CardInfo(ident, str(doc["card"]), deck, str(doc["text"]),
                                     self.provenance_of(ident, doc, deck), path, plain_value(doc.get("labels", {})))
             self.triggers.extend((t, ident) for t in doc.get("triggers", []))
             self.modifiers.extend((m, ident) for m in doc.get("modifiers", []))
+            for part in ("triggers", "modifiers"):
+                if "copies" in doc and doc.get(part):
+                    compiler.error(f"a card with copies cannot have {part} yet (each copy would need its own)",
+                                   doc.where(part), "give the deck's rules a trigger that performs the copy")
         return effects, cards
 
     def _activity(self, compiler: Compiler, owner: str | None, decks: dict) -> g.Expr | None:
@@ -259,7 +304,9 @@ class RulesetBuilder(Definitions):
                 compiler.error("a trigger's 'on' must look like event(a, b)", node.where("on"))
                 continue
             event = match.group(1)
-            params = [p.strip() for p in (match.group(2) or "").split(",") if p.strip()] + ["self"]
+            params = [p.strip() for p in (match.group(2) or "").split(",") if p.strip()]
+            compiler.errors.extend(check_params(params, "trigger", node.where("on")))
+            params = params + ["self"]
             test = compile_expression_text(compiler, node["if"], node.where("if"), params) if "if" in node else None
             body = compiler.program(node["effect"], node.where("effect"), params)
             out.setdefault(event, []).append(g.Trigger(event, params, owner, test,
@@ -318,6 +365,15 @@ class RulesetBuilder(Definitions):
             h.update(os.path.basename(path).encode())
             h.update(self.sources[path].encode())
         return h.hexdigest()[:16]
+
+
+def _by_deck(copies: dict[str, list[str]], records: dict[str, dict]) -> dict[str, list[str]]:
+    """deck -> the ids of its copies, in order."""
+    out: dict[str, list[str]] = {}
+    for ids in copies.values():
+        for ident in ids:
+            out.setdefault(records[ident]["deck"], []).append(ident)
+    return {deck: sorted(ids, key=lambda i: int(i.rsplit("#", 1)[1])) for deck, ids in out.items()}
 
 
 def _guessed_params(deck: str, decks: dict) -> list[str]:

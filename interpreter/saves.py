@@ -233,15 +233,21 @@ def check_state(state: dict, ruleset) -> None:
     if not isinstance(players, list) or not ruleset.min_players <= len(players) <= ruleset.max_players \
             or players != [f"p{i + 1}" for i in range(len(players))]:
         raise bad("the list of players")
+    created = {i: kind for kind, (_, ids) in ruleset.creatable.items() for i in ids}
+    if isinstance(ent, dict) and created:  # entities created in play; a declared one may be destroyed
+        ent = {i: r for i, r in ent.items() if i not in created}
+        destroyed = {i for kind, (declared, _) in ruleset.creatable.items() for i in declared} - set(ent)
+        ent.update({i: ruleset.entities[i] for i in destroyed})
     if not isinstance(ent, dict) or set(ent) != set(ruleset.entities) | set(players):
         missing = sorted(set(ruleset.entities) | set(players) - set(ent if isinstance(ent, dict) else {}))
         raise bad(f"the entities (missing: {missing[:5]}; unknown: "
                   f"{sorted(set(ent if isinstance(ent, dict) else {}) - set(ruleset.entities) - set(players))[:5]})")
-    for ident, record in ent.items():
-        expected = ruleset.entities.get(ident) or {"kind": "player", "id": ident}
+    for ident, record in state["ent"].items():
+        expected = ruleset.entities.get(ident) or {"kind": created.get(ident, "player"), "id": ident}
         if not isinstance(record, dict) or record.get("kind") != expected["kind"] or record.get("id") != ident:
             raise bad(f"entity {ident!r}")
-        if ident in ruleset.entities and set(record) != set(expected):
+        if ident in ruleset.entities and set(record) != set(expected) and record.get("card") is None \
+                and record.get("kind") not in ruleset.creatable:
             raise bad(f"the attributes of entity {ident!r}")
     for key in ("rng", "seed", "steps"):
         if isinstance(state[key], bool) or not isinstance(state[key], int):

@@ -29,7 +29,7 @@ from ..builtins import FUNCTIONS
 from ..expressions import string_literal
 from ..limits import SEARCHED
 from . import writer
-from .quick import quick
+from .quick import nested_loops, quick
 from .writer import HELPERS, RELATIONS, Unsupported, constants, ident
 
 _TEMPORARY = re.compile(r"t(\d+)\Z")  # the writer's temporaries (see tmp)
@@ -197,6 +197,8 @@ class ExpressionWriter(TreeWalker):
         if fast:
             self.depth -= 1
         return out
+
+    x_multi_comprehension = nested_loops  # [e for a in xs if c for b in ys ...] (quick.py)
 
     def charge(self, units: str = "1", when: str = "") -> None:
         """Pay *units* of work (only *when* it holds, if given)."""

@@ -1,4 +1,5 @@
-"""Simple comprehensions as Python comprehensions (see ``ExpressionWriter.x_comprehension``).
+"""Simple comprehensions as Python comprehensions (see ``ExpressionWriter.x_comprehension``),
+and comprehensions with several ``for``s as nested loops (:func:`nested_loops`).
 
 A comprehension whose element and test are simple is first run as a Python list
 comprehension that reads attributes straight from the entity records; the writer's
@@ -10,6 +11,7 @@ from typing import cast
 
 from lark import Tree
 
+from ..expressions import comprehension_clauses
 from .writer import RELATIONS, ident
 
 
@@ -70,3 +72,30 @@ def quick(writer, tree, names: dict[str, str], var: str, truth: bool = False) ->
         joiner = " and " if kind == "and_expr" else " or "
         return None if None in tests else "(" + joiner.join(cast("list[str]", tests)) + ")"
     return None
+
+
+def nested_loops(self, tree, names):
+    """Nested loops, one per 'for' (and an 'if' inside each), as the closure runs them."""
+    clauses, elt_tree = comprehension_clauses(tree)
+    out, append = self.tmp(), self.tmp()
+    self.emit(f"{out} = []")
+    self.emit(f"{append} = {out}.append")
+    depth, opened, inner = self.depth, 0, dict(names)
+    try:
+        for name, source_tree, cond_tree in clauses:
+            source = self.expr(source_tree, inner)
+            self.charge(f"len({source})")  # one unit of work per item, as limits.charge
+            var = self.tmp()
+            self.loops.append([len(self.lines), self.depth, var, self.count, {}])
+            opened += 1
+            self.emit(f"for {var} in {source}:")
+            self.depth += 1
+            inner = dict(inner, **{name: var})
+            if cond_tree is not None:
+                self.emit(f"if {self.test(cond_tree, inner)}:")
+                self.depth += 1
+        self.emit(f"{append}({self.expr(elt_tree, inner)})")
+    finally:
+        del self.loops[len(self.loops) - opened:]
+        self.depth = depth
+    return out

@@ -72,6 +72,13 @@ class SimpleWriter(ExpressionWriter):
         return kept
 
     def s_let_stmt(self, tree: Tree) -> None:
+        if self.compiler.is_roll(tree.children[1], "create"):  # compiler._create
+            raise Unsupported("create")
+        if self.compiler.is_roll(tree.children[1]):  # a chance step (compiler._roll)
+            rolled = self.tmp()
+            self.emit(f"{rolled} = _keep(lim, rt.roll({self.expr(tree.children[1].children[1].children[0], {})}))")
+            self.bind(str(tree.children[0]), rolled)
+            return
         value = self.kept(tree.children[1])
         self.bind(str(tree.children[0]), value)
 

@@ -85,8 +85,10 @@ class Purity:
         return result
 
     def stmt(self, stmt: g.Stmt, loops: int) -> bool:
-        if type(stmt) is g.Simple or type(stmt) is g.Return:
+        if type(stmt) is g.Simple:
             return True
+        if type(stmt) is g.Return:  # a value returned goes to a frame of the machine's
+            return stmt.value is None
         if type(stmt) is g.Break:
             return loops > 0
         if type(stmt) is g.If:
