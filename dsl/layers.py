@@ -126,6 +126,7 @@ class Definitions:
         self.player_limits: dict[str, int] = {}
         self.in_mod = False
         self.mod_layers: set[int] = set()                 # the layers that are mods
+        self.mod_is_folder = False                        # the mod being read is a folder (a package)
         self.labels: dict[str, dict[str, str]] = {}
         self.mod_digests: list[str] = []
         self.presentation: dict[str, Any] = {}
@@ -189,7 +190,7 @@ class Definitions:
             self.mod_layers.add(self.layer)
             self.mod_infos.append(mods_.new_info(mod))
             paths = self.mod_files(Path(mod))
-            self.in_mod = True
+            self.in_mod, self.mod_is_folder = True, Path(mod).is_dir()
             self.add_layer([(path, self.read(path)) for path in paths])
             self.mod_digests.append(_digest((path.relative_to(mod).as_posix() if path != Path(mod) else path.name,
                                              self.sources.get(str(path), "")) for path in paths))
@@ -363,7 +364,7 @@ class Definitions:
 
     def add_card(self, path: Path, doc: Node) -> None:
         ident = slug(str(doc["card"]))
-        if path.stem != ident and not self.in_mod:
+        if path.stem != ident and (not self.in_mod or self.mod_is_folder):  # a one-file mod is named as the mod
             self.errors.append(SchemaError(f"card file should be named '{ident}.yaml' after its card",
                                            doc.where("card")))
         self.claim("cards", ident, doc.where("card"))

@@ -236,3 +236,17 @@ def test_a_variant_file_is_given_by_its_path(tmp_path, capsys):
     with pytest.raises(RuleErrors) as caught:
         load_ruleset("original", ["nowhere"])
     assert caught.value.errors[0].hint == "a variant file elsewhere is given by its path, e.g. --variant my/variant.yaml"
+
+
+def test_a_card_file_in_a_mod_folder_is_named_after_its_card(tmp_path):
+    folder = _mod(tmp_path, {"mod.yaml": "mod: gentle\ntargets: [original]\n", "cards/mycard.yaml": CARD})
+    with pytest.raises(RuleErrors) as caught:
+        load_ruleset("original", mods=[str(folder)])
+    assert [str(e) for e in caught.value.errors] == [
+        f"{folder / 'cards' / 'mycard.yaml'}:1:7: card file should be named 'windfall.yaml' after its card"]
+    (folder / "cards" / "mycard.yaml").rename(folder / "cards" / "windfall.yaml")
+    load_ruleset("original", mods=[str(folder)])
+    # a mod of one file is named as the mod (docs/marine.md: my_asteroid.yaml replaces Asteroid)
+    lone = tmp_path / "mycard.yaml"
+    lone.write_text(CARD, encoding="utf-8")
+    assert "windfall" in load_ruleset("original", mods=[str(lone)]).cards
