@@ -18,7 +18,7 @@ from ..dsl.schema import check, kind_of
 from ..interpreter.ruleset import RulesetBuilder
 from ..lonefile import best_fit, containing_mod, containing_ruleset, targets
 from ..scenarios.expect import ScenarioFailure
-from ..scenarios.runner import _items, _resolve, _Run
+from ..scenarios.runner import _items, _resolve, _Run, scenario_variants
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,7 @@ def setting(path: str, document: Any) -> Setting:
     if kind == "scenario":
         folder = file.parent
         ruleset = _resolve(str(document.get("ruleset", "")), folder)
-        return Setting("scenario", (ruleset,), tuple(str(v) for v in document.get("variants", []) or []),
+        return Setting("scenario", (ruleset,), tuple(scenario_variants(document, folder)),
                        tuple(str(folder / m) for m in document.get("mods", []) or []))
     mod = containing_mod(file)
     if mod is not None:

@@ -233,6 +233,10 @@ def test_a_variant_file_is_given_by_its_path(tmp_path, capsys):
     assert main(["check", str(variant)]) == 0
     out = capsys.readouterr().out
     assert f"{variant}: names no ruleset; checked against each built-in one (marine, original): it fits" in out
+    scenario = tmp_path / "rich_bonus.yaml"   # a scenario names it by a path from its own folder
+    scenario.write_text("scenario: rich\nruleset: original\nvariants: [rich.yaml]\nplayers: 2\n"
+                        "expect:\n  - that: bonus[1] == 2\n", encoding="utf-8")
+    assert main(["scenario", str(scenario)]) == 0
     with pytest.raises(RuleErrors) as caught:
         load_ruleset("original", ["nowhere"])
     assert caught.value.errors[0].hint == "a variant file elsewhere is given by its path, e.g. --variant my/variant.yaml"
