@@ -78,9 +78,9 @@ def errors_in(path: str, text: str) -> tuple[list[RuleError], Setting | None, st
         document = load_text(text, path)
     except LoadError as error:
         return [error], None, None
-    if not isinstance(document, dict):
-        return [], None, None  # the schema stage says so when the file is used
-    how = setting(path, document)
+    if document is None:
+        return [], None, None  # an empty file: nothing to say yet
+    how = setting(path, document if isinstance(document, dict) else {})
     if how.what == "scenario":
         return scenario_errors(path, document), how, how.candidates[0]
     texts = {key: text}

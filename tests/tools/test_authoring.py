@@ -254,3 +254,11 @@ def test_a_card_file_in_a_mod_folder_is_named_after_its_card(tmp_path):
     lone = tmp_path / "mycard.yaml"
     lone.write_text(CARD, encoding="utf-8")
     assert "windfall" in load_ruleset("original", mods=[str(lone)]).cards
+
+
+def test_check_a_file_of_a_mod_folder_checks_the_whole_mod(capsys):
+    card = ROOT / "tests" / "support" / "fixtures" / "mods" / "windfall" / "cards" / "windfall.yaml"
+    assert main(["check", str(card)]) == 0   # its own function and macro are the mod's
+    out = capsys.readouterr().out
+    assert f"{card}: part of the mod in {card.parent.parent}; checking that mod" in out
+    assert "brings card windfall, function windfall_vp, macro take_windfall" in out
