@@ -374,8 +374,8 @@ def check_types(defs, constants: dict[str, Any], card_params: dict[str, list[str
     entity_kinds = {ident: str(record["kind"]) for ident, record in defs.entities.items()}
     entity_kinds.update({ident: "card" for ident in defs.cards})
     checker = TypeChecker(constants, values, callables, entity_kinds, _attr_kinds(defs))
-    programs = [_Program(n, p, t, s, True) for n, (p, t, s) in defs.functions.items()]
-    programs += [_Program(n, p, t, s, False) for n, (p, t, s) in defs.macros.items()]
+    programs = [_Program(n, p, t, s, True, f"function {n}") for n, (p, t, s) in defs.functions.items()]
+    programs += [_Program(n, p, t, s, False, f"macro {n}") for n, (p, t, s) in defs.macros.items()]
     for ident, (doc, _) in defs.cards.items():
         if ident in card_params and "effect" in doc:
             programs.append(_Program(None, card_params[ident], doc["effect"], doc.where("effect"), False,
@@ -384,7 +384,8 @@ def check_types(defs, constants: dict[str, Any], card_params: dict[str, list[str
         match = SIGNATURE.match(str(node.get("on", "")))
         if "effect" in node and match:
             params = [p.strip() for p in (match.group(2) or "").split(",") if p.strip()] + ["self"]
-            programs.append(_Program(None, params, node["effect"], node.where("effect"), False))
+            programs.append(_Program(None, params, node["effect"], node.where("effect"), False,
+                                     f"trigger {len(programs)}"))
     checker.learn_kinds(programs)
     for _ in range(4):  # expectations and results flow through calls: a few rounds reach a fixpoint
         before = (len(checker.expects), len(checker.returns), sorted(map(str, checker.needs.values())))
