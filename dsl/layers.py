@@ -127,6 +127,8 @@ class Definitions:
         self.variant_titles: dict[str, str] = {}
         self.player_limits: dict[str, int] = {}
         self.in_mod = False
+        self.mod_layers: set[int] = set()                 # the layers that are mods
+        self.mod_is_folder = False                        # the mod being read is a folder (a package)
         self.labels: dict[str, dict[str, str]] = {}
         self.mod_digests: list[str] = []
         self.presentation: dict[str, Any] = {}
@@ -174,21 +176,24 @@ class Definitions:
         known = variant_files(root)
         for name in variants:
             self.layer += 1
-            if name not in known:
+            path = known.get(name) or _variant_path(name)
+            if path is None:
                 self.errors.append(LoadError(f"no variant named '{name}' in ruleset '{root.name}'", Span(str(root / "variants"), 0, 0),
-                                             did_you_mean(name, known)))
+                                             did_you_mean(name, known) or "a variant file elsewhere is given by its "
+                                             "path, e.g. --variant my/variant.yaml"))
                 continue
-            document = self.read(known[name], "variant")
+            document = self.read(path, "variant")
             if document is not None:
                 self.variant_titles[name] = str(document["title"])
                 if "players" in document:
                     self.player_limits.update(plain_value(document["players"]))
-                self.add_layer([(known[name], document)])
+                self.add_layer([(path, document)])
         for mod in mods:
             self.layer += 1
+            self.mod_layers.add(self.layer)
             self.mod_infos.append(mods_.new_info(mod))
             paths = self.mod_files(Path(mod))
-            self.in_mod = True
+            self.in_mod, self.mod_is_folder = True, Path(mod).is_dir()
             self.add_layer([(path, self.read(path)) for path in paths])
             self.mod_digests.append(_digest((path.relative_to(mod).as_posix() if path != Path(mod) else path.name,
                                              self.sources.get(str(path), "")) for path in paths))
@@ -268,9 +273,23 @@ class Definitions:
         previous = self.layer_names.get((section, name))
         if previous and previous[0] == self.layer:
             self.errors.append(CompileError(f"{_SINGULAR.get(section, section)} '{name}' is defined twice (first at {previous[1]})", span))
+        else:
+            self.note_change(section, name, span)
         self.layer_names[(section, name)] = (self.layer, span)
         if self.in_mod and self.mod_infos:
             self.mod_infos[-1]["brings"].append(f"{_SINGULAR.get(section, section)} {name}")
+
+    def note_change(self, section: str, name: str, span: Span) -> None:
+        """Note that a mod replaces or changes a definition; one another mod replaced or
+        changed already is an error naming both files (else the last would silently win)."""
+        if not self.in_mod:
+            return
+        previous = self.layer_names.get((section, name))
+        if previous and previous[0] in self.mod_layers and previous[0] != self.layer:
+            self.errors.append(CompileError(f"two mods replace {_SINGULAR.get(section, section)} '{name}': "
+                                            f"{previous[1].path} and {span.path} (the last would silently win)",
+                                            span, f"the other is at {previous[1]}"))
+        self.layer_names[(section, name)] = (self.layer, span)
 
     def add_symbols(self, section: Node, doc: Node) -> None:
         for category, names in section.items():
@@ -356,13 +375,21 @@ class Definitions:
 
     def add_card(self, path: Path, doc: Node) -> None:
         ident = slug(str(doc["card"]))
-        if path.stem != ident and not self.in_mod:
+        if path.stem != ident and (not self.in_mod or self.mod_is_folder):  # a one-file mod is named as the mod
             self.errors.append(SchemaError(f"card file should be named '{ident}.yaml' after its card",
                                            doc.where("card")))
         self.claim("cards", ident, doc.where("card"))
         self.cards[ident] = (doc, str(path))
 
     # ---- compiling ------------------------------------------------------------------
+
+
+def _variant_path(name: str) -> Path | None:
+    """A variant given by the path of its file (not a symbolic link), or None."""
+    path = Path(name)
+    if path.suffix in (".yaml", ".yml") and path.is_file() and not path.is_symlink():
+        return path
+    return None
 
 
 def _rule_files(directory: Path) -> list[Path]:

@@ -58,6 +58,7 @@ def change_cards(defs, section: Node, info: dict[str, Any] | None) -> None:
             new["triggers"] = _merged_triggers(old.get("triggers", []), change["triggers"])
             changed.append("triggers on " + ", ".join(_event(t) for t in change["triggers"]))
         defs.cards[ident] = (new, path)
+        defs.note_change("cards", ident, section.where_key(ident))
         if info is not None:
             info["brings"].append(f"card {ident} (changes {'; '.join(changed)})")
 

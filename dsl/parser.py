@@ -159,6 +159,8 @@ def _friendly(exc: UnexpectedInput, source: str, origin: Span) -> ParseError:
             hint = "unexpected indentation"
         elif token.type in ("_NL", "_DEDENT") and any(e == "':'" for e in expected):
             hint = "a ':' is missing at the end of the line before the block"
+        elif token.value == "=" and "a comparison" in expected:
+            hint = "did you mean '=='? A single '=' gives a value (let x = 3)"
         if len(expected) > 6:
             expected = expected[:6] + ["..."]
         if token.type == "_INDENT":

@@ -33,8 +33,8 @@ def validator(kind: str) -> Draft202012Validator:
 
 def kind_of(document: Any) -> str:
     if isinstance(document, dict):
-        for key, kind in (("ruleset", "manifest"), ("card", "card"), ("variant", "variant"),
-                          ("mod", "mod"), ("scenario", "scenario")):
+        for key, kind in (("scenario", "scenario"), ("ruleset", "manifest"), ("card", "card"),
+                          ("variant", "variant"), ("mod", "mod")):  # a scenario names its ruleset
             if key in document:
                 return kind
     return "rules"
@@ -87,8 +87,10 @@ def _translate(error: ValidationError, document: Any, origin: Span, kind: str) -
         allowed = list(cast(dict, error.schema).get("properties", {}))  # the object schema that failed
         extra = [k for k in container if k not in allowed]
         key = extra[0] if extra else "?"
-        return SchemaError(f"{prefix}unknown key '{key}'", container.where_key(key),
-                           did_you_mean(str(key), allowed))
+        hint = did_you_mean(str(key), allowed)
+        if key == "targets" and not path and kind != "mod":   # not "did you mean 'triggers'"
+            hint = f"a {kind} cannot name the rulesets it targets; 'targets' belongs in a mod's manifest: make it a mod, 'mod: NAME'"
+        return SchemaError(f"{prefix}unknown key '{key}'", container.where_key(key), hint)
     if error.validator == "required":
         missing = error.message.split("'")[1] if "'" in error.message else error.message
         return SchemaError(f"{prefix}missing key '{missing}' in {kind} file", span)

@@ -15,6 +15,9 @@ def register(commands) -> None:
                        help="ruleset folders or builtin names, or a lone card, variant or mod file or folder "
                        "(default: every builtin)")
     ruleset_options(check)
+    check.add_argument("--ruleset", metavar="NAME",
+                       help="check a lone file against this ruleset (default: the one its manifest targets, "
+                       "else the built-in one it fits best)")
     check.set_defaults(handler=cmd_check)
 
 
@@ -26,7 +29,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     code = 0
     for target in targets:
         if is_lone(target):
-            code = max(code, 1 if check_lone(target, args.variant, args.mod) != 0 else 0)
+            code = max(code, 1 if check_lone(target, args.variant, args.mod, args.ruleset) != 0 else 0)
             continue
         ruleset = load(target, args.variant, args.mod)
         if isinstance(ruleset, int):

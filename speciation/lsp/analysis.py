@@ -1,20 +1,17 @@
-"""What the language server knows about one open rule file: its errors (the same as
-``speciation check``, from the unsaved text), the names it may use, their docs and
-where they are defined. Editor-independent; :mod:`.server` speaks the protocol."""
+"""What the language server knows about one open rule file: its errors (as the command
+that checks such a file reports them, from the unsaved text), the names it may use,
+their docs and where they are defined. Editor-independent; :mod:`.server` speaks the protocol."""
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from ..dsl.errors import RuleError, RuleErrors, Span, SpeciationError
-from ..dsl.layers import available_rulesets, find_ruleset
+from ..dsl.errors import Span, SpeciationError
 from ..dsl.loader import load_text
-from ..interpreter.ruleset import RulesetBuilder
 from ..dsl.signatures import FUNCTIONS, VERBS
-from ..lonefile import _containing_ruleset, _targets
 from ..vocabulary import Entry, Vocabulary, vocabulary
+from . import files
 
 KEYWORDS = ("let", "choose", "may", "from", "by", "prompt", "showing", "privately", "draw", "shuffle",
             "emit", "perform", "with", "break", "return", "pass", "if", "elif", "else", "for", "in",
@@ -29,88 +26,44 @@ class Problem:
     message: str
 
 
-class _LiveBuilder(RulesetBuilder):
-    """Builds a ruleset with some files' text taken from the editor instead of the disk."""
-
-    def __init__(self, texts: dict[str, str]):
-        super().__init__()
-        self.texts = texts
-
-    def load(self, path: Path) -> tuple[Any, str]:
-        key = str(Path(path).resolve())
-        if key in self.texts:
-            return load_text(self.texts[key], str(path)), self.texts[key]
-        return super().load(path)
-
-
-def context(path: str) -> tuple[str, list[str]]:
-    """The ruleset a rule file belongs to and the mods to add for it: the ruleset folder
-    it lives in; else (a lone card or mod) its manifest's first target or the first
-    built-in ruleset, with the file as a mod."""
-    file = Path(path)
-    home = _containing_ruleset(file)
-    if home is not None:
-        return str(home), []
-    targets = _targets(file) if file.exists() else []
-    return (targets[0] if targets else available_rulesets()[0]), [str(file)]
-
-
-def _errors(ruleset: str, mods: list[str], texts: dict[str, str]) -> list[RuleError]:
-    try:
-        _LiveBuilder(texts).build(find_ruleset(ruleset), [], mods)
-    except RuleErrors as errors:
-        return list(errors.errors)
-    except SpeciationError as error:
-        return [RuleError(str(error))]
-    return []
-
-
 def diagnostics(path: str, text: str) -> list[Problem]:
-    """The errors ``check`` would report in this file, with its unsaved *text*. A lone file
-    is checked against each ruleset it may belong to; the one it fits best is used."""
-    key = str(Path(path).resolve())
-    ruleset, mods = context(path)
-    candidates = [ruleset]
-    if mods and not _targets(Path(path)):
-        candidates = available_rulesets()
-    best: list[RuleError] | None = None
-    for name in candidates:
-        found = [e for e in _errors(name, mods, {key: text}) if _same(e.span, key)]
-        if best is None or _weight(found) < _weight(best):
-            best = found
-        if not found:
-            break
+    """The errors the command that checks such a file would report in it, from its unsaved
+    *text*: each file is checked for what it is (see :mod:`.files`)."""
+    errors, how, fit = files.errors_in(path, text)
+    if how is not None and fit is not None:
+        _FIT[str(Path(path).resolve())] = (fit, how.variants, how.mods)
     out = []
-    for error in best or []:
+    for error in errors:
         message = error.message + (f" ({error.hint})" if error.hint else "")
         out.append(Problem(max(error.span.line - 1, 0), max(error.span.col - 1, 0), message))
     return out
 
 
-def _weight(errors: list[RuleError]) -> int:
-    """How badly a file fits a ruleset: an unknown deck (the card is not of this edition)
-    weighs more than any number of other mistakes."""
-    return sum(100 if e.message.startswith("unknown deck") else 1 for e in errors)
-
-
-def _same(span: Span, key: str) -> bool:
-    try:
-        return str(Path(span.path).resolve()) == key
-    except (OSError, ValueError):
-        return False
-
-
 # ---- names ------------------------------------------------------------------------------
 
-_VOCAB: dict[tuple[str, tuple[str, ...]], Vocabulary] = {}
+_VOCAB: dict[tuple, Vocabulary] = {}
+_FIT: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {}   # file -> ruleset, variants, mods
+
+
+def context(path: str) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
+    """The ruleset, variants and mods whose names a file may use: as its last check found
+    them, else as its saved text says (see :func:`.files.setting`)."""
+    key = str(Path(path).resolve())
+    if key not in _FIT:
+        try:
+            document = load_text(Path(path).read_text(encoding="utf-8"), path)
+        except (OSError, SpeciationError):
+            document = {}
+        how = files.setting(path, document if isinstance(document, dict) else {})
+        _FIT[key] = (how.candidates[0], how.variants, how.mods)
+    return _FIT[key]
 
 
 def vocabulary_for(path: str, fresh: bool = False) -> Vocabulary | None:
-    ruleset, mods = context(path)
-    key = (ruleset, tuple(mods))
+    key = context(path)
     if fresh or key not in _VOCAB:
         try:
-            _VOCAB[key] = vocabulary(ruleset, mods=mods)
+            _VOCAB[key] = vocabulary(key[0], variants=key[1], mods=key[2])
         except SpeciationError:
             return None
     return _VOCAB[key]

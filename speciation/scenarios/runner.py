@@ -147,7 +147,7 @@ class _Run:
     def ruleset(self) -> Ruleset:
         name = _resolve(str(self.doc["ruleset"]), self.folder)
         mods = [str(self.folder / m) for m in self.doc.get("mods", [])]
-        return cached_ruleset(name, [str(v) for v in self.doc.get("variants", [])], mods)
+        return cached_ruleset(name, scenario_variants(self.doc, self.folder), mods)
 
     def new_game(self, ruleset: Ruleset) -> Game:
         chance = json.loads(json.dumps(self.doc.get("chance", [])))
@@ -253,6 +253,12 @@ def _items(section: Any) -> Iterable[tuple[Any, Span]]:
         return []
     spans = getattr(section, "item_spans", [getattr(section, "span", None)] * len(section))
     return list(zip(section, spans))
+
+
+def scenario_variants(document: Any, folder: Path) -> list[str]:
+    """A scenario's variants: names, or variant files by a path from the scenario's folder."""
+    return [str(folder / str(v)) if str(v).endswith((".yaml", ".yml")) else str(v)
+            for v in document.get("variants", []) or []]
 
 
 def _resolve(ruleset: str, folder: Path) -> str:

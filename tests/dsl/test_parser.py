@@ -160,6 +160,16 @@ def test_missing_colon_has_a_hint():
     assert caught.value.hint == "a ':' is missing at the end of the line before the block"
 
 
+@pytest.mark.parametrize("text, col", [("if x = 3:\n    pass", 6), ("while n = 0:\n    pass", 9),
+                                       ("let y = [a for a in b if a = 2]", 28)])
+def test_a_single_equals_sign_in_a_condition_suggests_double(text, col):
+    with pytest.raises(ParseError) as caught:
+        parse_effect(text, ORIGIN)
+    assert caught.value.message.startswith("unexpected '='")
+    assert (caught.value.span.line, caught.value.span.col) == (ORIGIN.line, ORIGIN.col + col - 1)
+    assert caught.value.hint == "did you mean '=='? A single '=' gives a value (let x = 3)"
+
+
 def test_expression_start_rejects_statements():
     with pytest.raises(ParseError) as caught:
         parse_effect("let x = 1", Span("f.yaml", 3, 12), start="expr_start")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -86,3 +87,64 @@ def test_order_comparisons_and_numeric_builtins_need_numbers(tmp_path):
         (6, "an order comparison with a number needs a number, not a text"),
         (7, "'gain_bonus' parameter 'n' needs a number, not a list"),
         (8, "'range' needs a number, not a text")]
+
+
+# ---- lengths, entities, true/false and format texts (issue 23) ------------------------------
+
+ROOT = Path(__file__).resolve().parents[2]
+PIECES = "rulesets/original/rules/pieces.yaml"
+
+
+@pytest.mark.parametrize("effect, expected", [
+    ("let n = len(5)", (6, 15, "'len' needs a list, a table or a text, not a number", "")),
+    ("let n = len(you.vp > 1)", (6, 15, "'len' needs a list, a table or a text, not a true/false", "")),
+    ("let n = you + 1", (6, 11, "arithmetic needs a number, not a faction", "")),
+    ("let n = 3 - tile", (6, 15, "arithmetic needs a number, not a cell", "")),
+    ("let n = self - 1", (6, 11, "arithmetic needs a number, not a card", "")),
+    ("repeat mammal:\n    pass", (6, 10, "'repeat' needs a number, not a faction", "")),
+    ("gain_vp(you, true)", (6, 16, "'gain_vp' parameter 'n' needs a number, not a true/false",
+                            f"it is used as a number at {PIECES}:7:26")),
+    ("eliminate(tile, you, 1)", (6, 19, "'eliminate' parameter 't' needs a cell, not a faction",
+                                 f"it reads t.units at {PIECES}:31:20")),
+    ("gain_vp(tile, 1)", (6, 11, "'gain_vp' parameter 'f' needs a faction, not a cell",
+                          f"it reads f.vp at {PIECES}:7:19")),
+    ('log("{} {}", you)', (6, 7, "'log': the text has 2 places for a value ({}) but 1 value follows", "")),
+    ('log_to(you, "x {}", 1, 2)', (6, 15, "'log_to': the text has 1 place for a value ({}) but 2 values follow", "")),
+    ('let q = format("{}", you, 2)', (6, 18, "'format': the text has 1 place for a value ({}) but 2 values follow", "")),
+])
+def test_wrong_kinds_lengths_and_format_texts_are_errors_at_the_card_line(tmp_path, effect, expected):
+    with pytest.raises(RuleErrors) as caught:
+        load_ruleset("original", mods=[_card(tmp_path, "dominance", effect + "\n")])
+    found = [(e.span.line, e.span.col, e.message, e.hint.replace(str(ROOT) + "/", "")) for e in caught.value.errors]
+    assert found == [expected]
+
+
+@pytest.mark.parametrize("effect", [
+    "eliminate(you, tile, 1)", 'log("{} has {} on {}", you, 1, tile)', "gain_vp(you, len([1, 2]) + 1)",
+    "let n = tile.units[you] + 1", "if you.vp > 1:\n    gain_vp(you, -1)",
+])
+def test_what_is_right_is_not_reported(tmp_path, effect):
+    load_ruleset("original", mods=[_card(tmp_path, "dominance", effect + "\n")])
+
+
+def test_a_parameter_needs_a_kind_only_where_it_is_surely_read(tmp_path):
+    """An attribute read inside a branch (or after an early return) says nothing of what a
+    macro's parameter must be: the branch may never run for the value given."""
+    extra = ("\nmacros:\n  maybe_vp(f, x): |\n    if x > 0:\n        f.vp += x\n"
+             "  surely_vp(f, x): |\n    f.vp += x\n")
+    (tmp_path / "mod").mkdir()
+    (tmp_path / "mod" / "rules.yaml").write_text(extra, encoding="utf-8")
+    (tmp_path / "mod" / "windfall.yaml").write_text(
+        "card: Windfall\ndeck: dominance\ntext: x\nprovenance: {confidence: unknown, sources: [test]}\n"
+        "effect: |\n  maybe_vp(tile, 0)\n  surely_vp(tile, 1)\n", encoding="utf-8")
+    with pytest.raises(RuleErrors) as caught:
+        load_ruleset("original", mods=[str(tmp_path / "mod")])
+    assert [(e.span.line, e.message) for e in caught.value.errors] == [
+        (7, "'surely_vp' parameter 'f' needs a faction, not a cell")]
+
+
+@pytest.mark.parametrize("edition", ["original", "marine"])
+def test_every_variant_of_both_editions_loads_with_no_false_alarm(edition):
+    from speciation.interpreter.ruleset import find_ruleset, variant_files
+    for variant in variant_files(find_ruleset(edition)):
+        load_ruleset(edition, [variant])

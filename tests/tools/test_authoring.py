@@ -141,13 +141,20 @@ def test_check_a_lone_card_against_each_builtin(tmp_path, capsys):
     card.write_text(CARD, encoding="utf-8")
     assert main(["check", str(card)]) == 0
     out = capsys.readouterr()
-    assert "names no ruleset; checking it as a mod of each built-in one: marine, original" in out.out
+    assert f"{card}: names no ruleset; checked against each built-in one (marine, original): it fits original\n" in out.out
     assert f"ok: {card} against original 1.0 (27 cards; brings card windfall)" in out.out
-    assert f"failed: {card} against marine (1 error)" in out.out and "fits original" in out.out
-    assert "unknown deck 'dominance'" in out.err
+    assert "marine" not in out.out.split("\n", 1)[1] and out.err == ""   # Marine's errors are not shown
     card.write_text(CARD.replace("2)", '"two")'), encoding="utf-8")
     assert main(["check", str(card)]) == 1
-    assert "fits none of them" in capsys.readouterr().out
+    out = capsys.readouterr()
+    assert "it fits none; nearest original (choose another with --ruleset NAME)" in out.out
+    assert f"failed: {card} against original (1 error)" in out.out and "against marine" not in out.out
+    assert out.err.startswith(f"{card}:6:16: error (original): 'gain_vp' parameter 'n' needs a number, not a text")
+    assert "unknown deck" not in out.err
+    assert main(["check", str(card), "--ruleset", "marine"]) == 1   # asked for: Marine's errors, labelled
+    out = capsys.readouterr()
+    assert f"{card}: checking against marine (as asked)" in out.out
+    assert f"{card}:2:7: error (marine): unknown deck 'dominance'" in out.err
     assert main(["check", str(tmp_path / "nothere.yaml")]) == 1
     assert "no file" in capsys.readouterr().err
 
@@ -195,3 +202,63 @@ def test_every_schema_key_has_a_description():
     for path in schemas:
         walk(json.loads(path.read_text(encoding="utf-8")), path.name)
     assert missing == []
+
+
+def test_two_mods_replacing_the_same_name_is_an_error_naming_both(tmp_path):
+    one, two = tmp_path / "one.yaml", tmp_path / "two.yaml"
+    one.write_text("macros:\n  compete(f, tile): |\n    pass\n", encoding="utf-8")
+    two.write_text("mod: two\nmacros:\n  compete(f, tile): |\n    pass\n", encoding="utf-8")
+    load_ruleset("original", mods=[str(one)])   # one mod replacing a macro of the ruleset is fine
+    with pytest.raises(RuleErrors) as caught:
+        load_ruleset("original", mods=[str(one), str(two)])
+    assert [str(e) for e in caught.value.errors] == [
+        f"{two}:3:3: two mods replace macro 'compete': {one} and {two} (the last would silently win) "
+        f"(the other is at {one}:2:3)"]
+    change = tmp_path / "change.yaml"
+    change.write_text("mod: change\ncards:\n  disease:\n    text: Nothing.\n", encoding="utf-8")
+    again = tmp_path / "again.yaml"
+    again.write_text("mod: again\ncards:\n  disease:\n    text: Something.\n", encoding="utf-8")
+    with pytest.raises(RuleErrors) as caught:
+        load_ruleset("original", mods=[str(change), str(again)])
+    assert [e.message for e in caught.value.errors] == [
+        f"two mods replace card 'disease': {change} and {again} (the last would silently win)"]
+
+
+def test_a_variant_file_is_given_by_its_path(tmp_path, capsys):
+    variant = tmp_path / "rich.yaml"
+    variant.write_text("variant: rich\ntitle: Rich start\ntables:\n  bonus: {1: 2}\n", encoding="utf-8")
+    ruleset = load_ruleset("original", [str(variant)])
+    assert ruleset.variant_titles == {str(variant): "Rich start"} and ruleset.constants["bonus"] == {1: 2}
+    assert main(["check", "original", "--variant", str(variant)]) == 0
+    assert main(["check", str(variant)]) == 0
+    out = capsys.readouterr().out
+    assert f"{variant}: names no ruleset; checked against each built-in one (marine, original): it fits" in out
+    scenario = tmp_path / "rich_bonus.yaml"   # a scenario names it by a path from its own folder
+    scenario.write_text("scenario: rich\nruleset: original\nvariants: [rich.yaml]\nplayers: 2\n"
+                        "expect:\n  - that: bonus[1] == 2\n", encoding="utf-8")
+    assert main(["scenario", str(scenario)]) == 0
+    with pytest.raises(RuleErrors) as caught:
+        load_ruleset("original", ["nowhere"])
+    assert caught.value.errors[0].hint == "a variant file elsewhere is given by its path, e.g. --variant my/variant.yaml"
+
+
+def test_a_card_file_in_a_mod_folder_is_named_after_its_card(tmp_path):
+    folder = _mod(tmp_path, {"mod.yaml": "mod: gentle\ntargets: [original]\n", "cards/mycard.yaml": CARD})
+    with pytest.raises(RuleErrors) as caught:
+        load_ruleset("original", mods=[str(folder)])
+    assert [str(e) for e in caught.value.errors] == [
+        f"{folder / 'cards' / 'mycard.yaml'}:1:7: card file should be named 'windfall.yaml' after its card"]
+    (folder / "cards" / "mycard.yaml").rename(folder / "cards" / "windfall.yaml")
+    load_ruleset("original", mods=[str(folder)])
+    # a mod of one file is named as the mod (docs/marine.md: my_asteroid.yaml replaces Asteroid)
+    lone = tmp_path / "mycard.yaml"
+    lone.write_text(CARD, encoding="utf-8")
+    assert "windfall" in load_ruleset("original", mods=[str(lone)]).cards
+
+
+def test_check_a_file_of_a_mod_folder_checks_the_whole_mod(capsys):
+    card = ROOT / "tests" / "support" / "fixtures" / "mods" / "windfall" / "cards" / "windfall.yaml"
+    assert main(["check", str(card)]) == 0   # its own function and macro are the mod's
+    out = capsys.readouterr().out
+    assert f"{card}: part of the mod in {card.parent.parent}; checking that mod" in out
+    assert "brings card windfall, function windfall_vp, macro take_windfall" in out

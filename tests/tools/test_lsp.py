@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -111,3 +112,70 @@ def test_language_server_over_stdio(tmp_path):
         assert where["range"]["start"]["line"] == 6
     finally:
         client.close()
+
+
+# ---- each file checked for what it is ---------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[2]
+MOD = ROOT / "tests" / "support" / "fixtures" / "mods" / "windfall"
+
+
+def _shipped_files() -> list[Path]:
+    return [p for folder in (ROOT / "rulesets", ROOT / "tests" / "scenarios", MOD) for p in sorted(folder.rglob("*.yaml"))]
+
+
+def test_no_diagnostics_on_any_shipped_rule_file_scenario_or_sample_mod():
+    from speciation.lsp import analysis
+    files = _shipped_files()
+    assert len(files) > 300 and any("scenarios" in p.parts for p in files) and MOD / "mod.yaml" in files
+    found = {str(p.relative_to(ROOT)): analysis.diagnostics(str(p), p.read_text(encoding="utf-8")) for p in files}
+    assert {name: problems for name, problems in found.items() if problems} == {}
+
+
+def _copy_mod(tmp_path) -> Path:
+    import shutil
+    return Path(shutil.copytree(MOD, tmp_path / "windfall"))
+
+
+def test_a_card_in_a_mod_folder_is_checked_with_its_mod(tmp_path):
+    from speciation.lsp import analysis
+    folder = _copy_mod(tmp_path)
+    card = folder / "cards" / "windfall.yaml"
+    text = card.read_text(encoding="utf-8")
+    assert analysis.diagnostics(str(card), text) == []   # the mod's own function and macro resolve
+    broken = text.replace("take_windfall(you)", "take_windfal(you)")
+    assert analysis.diagnostics(str(card), broken) == [
+        analysis.Problem(6, 6, "unknown verb or macro 'take_windfal' (did you mean 'take_windfall'?)")]
+    hover = analysis.hover(str(card), text, 5, 6)
+    assert "windfall_vp(f)" in hover and "one per tile the faction occupies" in hover and "mod.yaml:8" in hover
+    where = analysis.definition(str(card), text, 6, 8)
+    assert (Path(where.path).resolve(), where.line) == ((folder / "rules.yaml").resolve(), 4)
+    # the manifest itself, edited: its own error is shown in it
+    manifest = (folder / "mod.yaml").read_text(encoding="utf-8")
+    assert analysis.diagnostics(str(folder / "mod.yaml"), manifest.replace("len(occupied_by(f))", "len(occupied(f))")) == [
+        analysis.Problem(7, 29, "unknown function 'occupied' (did you mean 'occupied_by'?)")]
+
+
+def test_a_scenario_is_checked_against_the_ruleset_it_names():
+    from speciation.lsp import analysis
+    path = ROOT / "tests" / "scenarios" / "original" / "cards" / "habitat.yaml"
+    text = path.read_text(encoding="utf-8")
+    cases = {("cell(1, 0).terrain = desert", "cell(1, 0).terrain = desrt"):
+             [analysis.Problem(7, 23, "unknown name 'desrt' (did you mean 'desert'?)")],
+             ("players: 2", "players: 9"): [analysis.Problem(3, 9, "Dominant Species takes 2 to 6 players, not 9")],
+             ("game.bag == [grub, meat]", "game.bagg == [grub, meat]"):
+             [analysis.Problem(17, 15, "no kind of entity has an attribute 'bagg' (did you mean 'bag'?)")],
+             ("choices:", "choicess:"): [analysis.Problem(12, 0, "unknown key 'choicess' (did you mean 'choices'?)")]}
+    for (old, new), expected in cases.items():
+        assert analysis.diagnostics(str(path), text.replace(old, new)) == expected, new
+
+
+def test_a_lone_variant_is_checked_as_a_variant(tmp_path):
+    from speciation.lsp import analysis
+    variant = tmp_path / "quick.yaml"
+    text = 'variant: quick\ntitle: Quick\ntables:\n  bonus: {1: 9}\n'
+    variant.write_text(text, encoding="utf-8")
+    assert analysis.diagnostics(str(variant), text) == []
+    assert analysis.diagnostics(str(variant), text + "targets: [original]\n") == [
+        analysis.Problem(4, 0, "unknown key 'targets' (a variant cannot name the rulesets it targets; "
+                               "'targets' belongs in a mod's manifest: make it a mod, 'mod: NAME')")]
