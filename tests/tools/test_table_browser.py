@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from support.table_support import CHROMIUM_ARGS, SCREENSHOTS, RunningTable, advance, chromium, need_table_extra
+from support.table_support import SCREENSHOTS, advance, need_table_extra
 
 need_table_extra()
 sync_api = pytest.importorskip("playwright.sync_api", reason="browser tests need Playwright: bash scripts/setup")
@@ -21,22 +21,6 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="browser tests need
 from speciation.table.session import TableGame  # noqa: E402
 
 WAIT = 30_000  # ms
-
-
-@pytest.fixture(scope="module")
-def running():
-    server = RunningTable()
-    yield server
-    server.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    path = chromium()
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
 
 
 @pytest.fixture

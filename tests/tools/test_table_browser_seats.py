@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from support.table_support import CHROMIUM_ARGS, SCREENSHOTS, RunningTable, chromium, need_table_extra
+from support.table_support import SCREENSHOTS, need_table_extra
 
 need_table_extra()
 sync_api = pytest.importorskip("playwright.sync_api", reason="browser tests need Playwright: bash scripts/setup")
@@ -22,22 +22,6 @@ from speciation.interpreter.views import public_view  # noqa: E402
 
 WAIT = 30_000  # ms
 SIZES = {"1280": {"width": 1280, "height": 720}, "375": {"width": 375, "height": 812}}
-
-
-@pytest.fixture(scope="module")
-def running():
-    server = RunningTable()
-    yield server
-    server.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    path = chromium()
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
 
 
 class Person:
