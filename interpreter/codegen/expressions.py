@@ -22,7 +22,6 @@ from typing import Any
 
 from lark import Token, Tree
 
-from ...dsl import cache
 from ...dsl.walker import EXPRESSION_KINDS, TreeWalker
 from .. import builtins
 from ..builtins import FUNCTIONS
@@ -471,13 +470,9 @@ def generate(compiler, tree: Tree, scope_names: set[str]):
     body = "\n".join(lowering.lines)
     source = f"def _expr(rt, env):\n    ent, meter = rt.ent, rt.meter\n{body}\n    return {result}\n"
     namespace = dict(HELPERS, **constants(lowering))
-    try:
-        code = cache.code(source, "<speciation expression>")
-    except (SyntaxError, RecursionError):  # nested past Python's limits: the closure is kept
+    fn = writer.load_function(source, "<speciation expression>", namespace, "_expr")
+    if fn is None:  # nested past Python's limits: the closure is kept
         return None
-    exec(code, namespace)
-    fn = namespace["_expr"]
-    fn.source = source  # for tests and debugging
     fn.tree = tree  # a rule function's body is generated again with its parameters as locals
     fn.names = frozenset(scope_names)  # and statement code inlines it (statements.py)
     return fn

@@ -13,12 +13,11 @@ from collections.abc import Sequence
 
 from lark import Tree
 
-from ...dsl import cache
 from ..errors import note_function
 from ..limits import BudgetError
 from . import writer as settings
 from .expressions import ExpressionWriter, attribute_reads
-from .writer import HELPERS, Unsupported, constants
+from .writer import HELPERS, Unsupported, constants, load_function
 
 MEASURE = 2_000  # calls of a rule function measured before deciding whether to remember its values
 MIN_HIT_RATE = 0.1  # a function whose values are asked again less often is not remembered
@@ -188,11 +187,4 @@ def generate_function(compiler, function, tree: Tree | None, modifiers: Sequence
                      PARAMS=tuple(function.params), MODS=tuple(modifiers), zip=zip,
                      STATS=[0, 0], MEASURE=MEASURE, _decide=_decide,
                      _note=note_function, _too_deep=_too_deep, Exception=Exception)
-    try:
-        code = cache.code(source, f"<rule function {function.name}>")
-    except (SyntaxError, RecursionError):  # nested past Python's limits: the closure is kept
-        return None
-    exec(code, namespace)
-    fast = namespace["_measure"]
-    fast.source = source
-    return fast
+    return load_function(source, f"<rule function {function.name}>", namespace, "_measure")

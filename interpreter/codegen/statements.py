@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from typing import cast
 
-from ...dsl import cache
 from ...dsl import graph as g
 from ..errors import mark as mark_error
 from ..expressions import own
@@ -26,7 +25,7 @@ from ..limits import check_sequence
 from ..machine import forget
 from . import writer as settings
 from .simple import SIMPLE_HELPERS, SimpleWriter
-from .writer import HELPERS, Unsupported, constants, ident
+from .writer import HELPERS, Unsupported, constants, ident, load_function
 
 COMPOUND = (g.If, g.For, g.While, g.Repeat, g.Emit)  # standalone units (calls use the body)
 INLINE_STATEMENTS = 12  # a pure macro body this small (statements, nested ones too) is inlined
@@ -337,14 +336,7 @@ def compile_code(writer: StatementWriter, template: str, name: str, **extra):
                      _SCALARS=frozenset({str, int, bool, type(None)}), reversed=reversed, _UNSET=_UNSET,
                      _forget=forget, _check_sequence=check_sequence, list=list, int=int, range=range,
                      str=str, len=len, Exception=Exception, **extra)
-    try:
-        code = cache.code(source, name)
-    except (SyntaxError, RecursionError):  # nested past Python's limits: the machine runs it
-        return False
-    exec(code, namespace)
-    run = namespace["_run"]
-    run.source = source
-    return run
+    return load_function(source, name, namespace, "_run") or False  # refused: the machine runs it
 
 
 def _pure(ruleset, stmts: list[g.Stmt], name: str, params: list | None = None, sure=()):

@@ -11,6 +11,7 @@ import os
 import re
 from typing import Any
 
+from ...dsl import cache
 from ..errors import note_function
 from ..limits import check_sequence, multiply
 
@@ -40,3 +41,17 @@ def ident(name: str) -> str:
 def constants(writer) -> dict[str, Any]:
     """The globals holding a writer's constants: ``C_0``, ``C_1``, ..."""
     return {f"C_{i}": value for i, value in enumerate(writer.constants)}
+
+
+def load_function(source: str, filename: str, namespace: dict, entry: str) -> Any:
+    """The function *entry* of the generated *source*, compiled once (through the load cache)
+    in *namespace*, with its source kept on it for tests and debugging; None when Python
+    refuses the source (nested past its limits): the caller keeps the closures or the machine."""
+    try:
+        code = cache.code(source, filename)
+    except (SyntaxError, RecursionError):
+        return None
+    exec(code, namespace)
+    fn = namespace[entry]
+    fn.source = source
+    return fn
