@@ -16,6 +16,7 @@ The runner is generic; ``speciation list RULESET examples`` and a test run them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from .dsl.errors import RuleError, RuleErrors, RuleRuntimeError, Span
 from .dsl.layers import find_ruleset
@@ -93,10 +94,26 @@ def run_examples(name: str, variants=(), mods=()) -> list[ExampleResult]:
     an example (it is a failed result)."""
     ruleset, start, names = starting_position(name, variants, mods)
     out = []
-    for entry in vocabulary(name, variants, mods).entries:
+    for entry in own_entries(name, vocabulary(name, variants, mods).entries):
         for example in entry.examples:
             out.append(_run_one(ruleset, start, names, entry, example))
     return out
+
+
+def own_entries(name: str, entries: list[Entry]) -> list[Entry]:
+    """The entries a ruleset (with its variants and mods) defines itself: not those of a
+    ruleset it extends, whose examples run on that ruleset's own starting position."""
+    own = find_ruleset(name).resolve()
+    return [e for e in entries if _home(Path(e.span.path)) in (None, own)]
+
+
+def _home(path: Path) -> Path | None:
+    """The folder of the ruleset a rule file belongs to (None: a mod's or variant's file
+    outside any ruleset folder)."""
+    for folder in path.resolve().parents:
+        if (folder / "ruleset.yaml").is_file():
+            return folder
+    return None
 
 
 def _run_one(ruleset: Ruleset, start: Game, names: dict, entry: Entry, example: str) -> ExampleResult:
@@ -132,7 +149,7 @@ def _answer(game: Game) -> None:
 def missing(name: str, sections=("function", "macro", "attribute", "event")) -> list[str]:
     """The names of *sections* without a description or without an example, with where."""
     out = []
-    for entry in vocabulary(name).entries:
+    for entry in own_entries(name, vocabulary(name).entries):
         if entry.section in sections and not (entry.doc and entry.examples):
             lack = " and ".join(w for w, has in (("description", entry.doc), ("example", entry.examples)) if not has)
             out.append(f"{entry.span.path}:{entry.span.line}: {entry.section} {entry.name} has no {lack}")
