@@ -16,7 +16,8 @@ from .dsl.errors import Span
 from .dsl.layers import Definitions, find_ruleset
 from .dsl.loader import Node
 
-SECTIONS = ("function", "macro", "deck", "kind", "attribute", "symbols", "table", "card")
+SECTIONS = ("function", "macro", "event", "deck", "kind", "attribute", "symbols", "table", "card")
+EXAMPLE = re.compile(r"\s*\bExample:\s*")
 
 
 @dataclass
@@ -29,6 +30,12 @@ class Entry:
     doc: str
     span: Span
     text: str = ""      # a function's or macro's body as written
+    examples: list[str] = field(default_factory=list)   # "Example:" parts of the doc comment
+
+    def __post_init__(self) -> None:
+        parts = EXAMPLE.split(self.doc)
+        self.doc = parts[0].strip()
+        self.examples = self.examples or [part.strip() for part in parts[1:] if part.strip()]
 
 
 @dataclass
@@ -85,6 +92,8 @@ def vocabulary(ruleset: str, variants: Iterable[str] = (), mods: Iterable[str] =
         add(Entry("function", name, f"{name}({', '.join(params)})", doc_at(sources, span, name), span, str(text)))
     for name, (params, text, span) in sorted(defs.macros.items()):
         add(Entry("macro", name, f"{name}({', '.join(params)})", doc_at(sources, span, name), span, str(text)))
+    for name, (signature, doc, span) in sorted(events(defs).items()):
+        add(Entry("event", name, signature, doc, span))
     for name, spec in sorted(defs.decks.items()):
         params = [str(p) for p in spec.get("params", [])]
         span = defs.layer_names.get(("decks", name), (0, spec.span))[1]
@@ -107,6 +116,38 @@ def vocabulary(ruleset: str, variants: Iterable[str] = (), mods: Iterable[str] =
     return vocab
 
 
+EMIT = re.compile(r"^(\s*)emit\s+([A-Za-z_]\w*)\s*\(([^)]*)\)")
+LISTEN = re.compile(r"^\s*-?\s*on:\s*([A-Za-z_]\w*)\s*\(([^)]*)\)")
+
+
+def events(defs: Definitions) -> dict[str, tuple[str, str, Span]]:
+    """Every event the rule files ``emit``: name -> (signature, doc, span of its first emit).
+    The signature names the values as a trigger listening for it names them (else as the
+    ``emit`` passes them); the doc is the ``#`` comment right above an ``emit`` of it."""
+    found: dict[str, tuple[str, str, Span]] = {}
+    params: dict[str, str] = {}
+    for path, text in sorted(defs.sources.items()):
+        lines = text.splitlines()
+        for number, line in enumerate(lines):
+            listen = LISTEN.match(line)
+            if listen:
+                params.setdefault(listen.group(1), ", ".join(a.strip() for a in listen.group(2).split(",")))
+            emit = EMIT.match(line)
+            if not emit:
+                continue
+            name = emit.group(2)
+            above = number
+            while above > 0 and lines[above - 1].strip().startswith("#"):
+                above -= 1
+            doc = " ".join(x.strip().lstrip("#").strip() for x in lines[above:number])
+            args = ", ".join(a.strip() for a in emit.group(3).split(","))
+            span = Span(path, number + 1, len(emit.group(1)) + 1)
+            if name not in found or (doc and not found[name][1]):
+                found[name] = (args, doc, span)
+    return {name: (f"{name}({params.get(name, args)})", doc, span)
+            for name, (args, doc, span) in found.items()}
+
+
 def _short(value, limit: int = 60) -> str:
     text = repr(value) if not isinstance(value, str) else value
     return text if len(text) <= limit else text[:limit - 3] + "..."
@@ -114,7 +155,7 @@ def _short(value, limit: int = 60) -> str:
 
 def doc_at(sources: dict[str, str], span: Span, name: str) -> str:
     """The doc comment of the definition of *name* near *span*: the ``#`` lines right above
-    its key, else a comment at the end of the key's line, else "" (the rulesets' convention)."""
+    its key and a comment at the end of the key's line, or "" (the rulesets' convention)."""
     lines = sources.get(span.path, "").splitlines()
     at = span.line - 1
     if not 0 <= at < len(lines):
@@ -124,10 +165,12 @@ def doc_at(sources: dict[str, str], span: Span, name: str) -> str:
     above = key
     while above > 0 and lines[above - 1].strip().startswith("#"):
         above -= 1
-    if above < key:
-        return " ".join(line.strip().lstrip("#").strip() for line in lines[above:key])
     trailing = re.search(r"\s#\s*(.*)$", _without_strings(lines[key]))
-    return trailing.group(1).strip() if trailing else ""
+    parts = [line.strip().lstrip("#").strip() for line in lines[above:key]]
+    if trailing:   # a comment on the key's line is part of the doc, before any "Example:"
+        cut = next((i for i, part in enumerate(parts) if part.startswith("Example:")), len(parts))
+        parts.insert(cut, lines[key][trailing.start(1):].strip())
+    return " ".join(parts)
 
 
 def _without_strings(line: str) -> str:
@@ -136,7 +179,7 @@ def _without_strings(line: str) -> str:
 
 # ---- printing -------------------------------------------------------------------------
 
-TITLES = {"function": "Functions", "macro": "Macros", "deck": "Decks (effect parameters)",
+TITLES = {"function": "Functions", "macro": "Macros", "event": "Events (what triggers can listen to)", "deck": "Decks (effect parameters)",
           "kind": "Kinds", "attribute": "Attributes", "symbols": "Symbol lists", "table": "Tables"}
 
 
@@ -157,6 +200,8 @@ def text_lines(vocab: Vocabulary) -> list[str]:
             out.append(f"  {entry.signature}  [{relative(entry.span)}]")
             if entry.doc:
                 out.append(f"      {entry.doc}")
+            for example in entry.examples:
+                out.append(f"      example: {example}")
     return out
 
 
@@ -170,6 +215,7 @@ def markdown(vocab: Vocabulary, title: str) -> str:
         out += [f"## {heading} ({len(entries)})", "", "| name | doc | defined in |", "|---|---|---|"]
         for entry in entries:
             doc = entry.doc.replace("|", "\\|")
+            doc += "".join(f"<br>Example: `{e}`".replace("|", "\\|") for e in entry.examples)
             sig = entry.signature.replace("|", "\\|")
             out.append(f"| `{sig}` | {doc} | `{relative(entry.span)}` |")
         out.append("")

@@ -9,11 +9,12 @@ from collections.abc import Callable
 from ..dsl.errors import SpeciationError
 from ..dsl.loader import load_file
 from ..interpreter.ruleset import Ruleset, find_ruleset, variant_files
+from ..examples import run_examples
 from ..vocabulary import text_lines, vocabulary
 from .common import lang_option, load_for, ruleset_options
 
 LIST_SECTIONS = ("cards", "actions", "variants")
-LIST_EXTRA = ("vocabulary", "mods")   # listed only when asked for (mods: also when there are some)
+LIST_EXTRA = ("vocabulary", "examples", "mods")   # listed only when asked for (mods: also when there are some)
 
 
 def register(commands) -> None:
@@ -33,15 +34,17 @@ def cmd_list(args: argparse.Namespace) -> int:
     sections = [args.what] if args.what else list(LIST_SECTIONS) + (["mods"] if ruleset.mod_infos else [])
     makers: dict[str, Callable[[Ruleset, argparse.Namespace], list[str]]] = {
         "cards": _card_lines, "actions": _action_lines, "variants": _variant_lines,
-        "vocabulary": _vocabulary_lines, "mods": _mod_lines}
+        "vocabulary": _vocabulary_lines, "examples": _example_lines, "mods": _mod_lines}
+    failed = False
     for number, section in enumerate(sections):
         lines = makers[section](ruleset, args)
+        failed = failed or (section == "examples" and any(line.startswith("FAIL") for line in lines))
         if len(sections) > 1:
             print(("\n" if number else "") + f"{section} ({len(lines)}):")
             lines = ["  " + line for line in lines]
         for line in lines:
             print(line)
-    return 0
+    return 1 if failed else 0
 
 
 def _table(rows: list[list[str]]) -> list[str]:
@@ -128,6 +131,13 @@ def macro_doc(ruleset: Ruleset, macro) -> str:
 
 def _vocabulary_lines(ruleset: Ruleset, args: argparse.Namespace) -> list[str]:
     return text_lines(vocabulary(args.ruleset, args.variant, args.mod))
+
+
+def _example_lines(ruleset: Ruleset, args: argparse.Namespace) -> list[str]:
+    """Every example of the vocabulary, run (speciation/examples.py): ok or FAIL with why."""
+    results = run_examples(args.ruleset, args.variant, args.mod)
+    failed = sum(not r.passed for r in results)
+    return [r.line() for r in results] + [f"{len(results) - failed} passed, {failed} failed"]
 
 
 def _variant_lines(ruleset: Ruleset, args: argparse.Namespace) -> list[str]:
