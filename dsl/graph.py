@@ -80,6 +80,8 @@ class Choose(Stmt):
     prompt: Expr | None = None
     label: Expr | None = None
     private: bool = False  # only the chooser's player learns the choice (in the log too)
+    count: Expr | None = None  # a subset: how many options are chosen (at least)
+    count_max: Expr | None = None  # ... and at most (None: exactly count)
 
 
 @dataclass(slots=True, eq=False)

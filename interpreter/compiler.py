@@ -120,6 +120,10 @@ class Compiler(ExpressionCompiler):
                 node.actor = self.expr(value, scope)
             elif kind == "choose_prompt":
                 node.prompt = self.expr(value, scope)
+            elif kind == "choose_count":
+                bounds = [c for c in opt.children if isinstance(c, Tree)]
+                node.count = self.expr(bounds[0], scope)
+                node.count_max = self.expr(bounds[1], scope) if len(bounds) > 1 else None
             else:
                 node.label = self.expr(value, scope)
         if node.actor is None:

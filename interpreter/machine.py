@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from copy import deepcopy
+from itertools import combinations
+from math import comb
 from typing import Any
 
 from ..dsl import graph as g
@@ -57,6 +59,33 @@ def deal_copies(state: dict, copies: dict[str, list[str]]) -> None:
         for ident, record in zip(ids, records):
             record["id"] = ident
             ent[ident] = record
+
+
+def subsets(rt: Machine, stmt: g.Choose, env: dict, items: list) -> list:
+    """The options of ``choose NAME from ITEMS count LO [to HI]``: every sub-list of *items*
+    (in their order) of LO to HI of them, smallest first; equal sub-lists once. None when
+    there are fewer than LO items."""
+    low = stmt.count(rt, env)
+    high = stmt.count_max(rt, env) if stmt.count_max is not None else low
+    for bound in (low, high):
+        if bound.__class__ is not int or bound < 0:
+            raise ValueError(f"a choice's count must be a whole number, 0 or more, not {rt.label(bound)}")
+    if high < low:
+        raise ValueError(f"a choice of {low} to {high} items: the count's upper bound is below its lower")
+    high = min(high, len(items))
+    check_sequence(rt.limits, sum(comb(len(items), k) for k in range(low, high + 1)), "a choice of a subset")
+    out: list = []
+    seen: set = set()
+    for k in range(low, high + 1):
+        for chosen in combinations(items, k):
+            try:
+                if chosen in seen:
+                    continue
+                seen.add(chosen)
+            except TypeError:  # unhashable items (lists): every combination is listed
+                pass
+            out.append(list(chosen))
+    return out
 
 
 def too_deep(limits: Limits) -> None:
@@ -424,6 +453,8 @@ class Machine:
 
     def ask(self, stmt: g.Choose, env: dict, options: list) -> bool:
         """A choice among *options*: pending (True), unless there is nothing to choose."""
+        if stmt.count is not None:
+            options = subsets(self, stmt, env, options)
         if not options or (len(options) == 1 and not stmt.optional):
             env[stmt.var] = value = options[0] if options else None
             if self.on_settled is not None:
