@@ -163,6 +163,26 @@ class Trigger:
 
 
 @dataclass(slots=True)
+class Check:
+    """A state check (a rule file's ``checks``): while ``test`` holds (for an item of
+    ``items`` bound to ``var``, if it has them), the machine runs ``body`` before the next
+    decision is asked, and again until no check holds."""
+
+    var: str | None
+    items: Expr | None
+    test: Expr
+    body: Block
+    span: Span
+
+
+@dataclass(slots=True, eq=False)
+class Settle(Stmt):
+    """The machine's marker under the effect of a state check: when it is reached the
+    checks are made again, then the choice they came before (the ``choose`` node id its
+    frame keeps, if any) is asked with its options listed anew."""
+
+
+@dataclass(slots=True)
 class Modifier:
     function: str
     owner: str | None

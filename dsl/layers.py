@@ -118,6 +118,7 @@ class Definitions:
         self.functions: dict[str, tuple[list[str], str, Span]] = {}
         self.macros: dict[str, tuple[list[str], str, Span]] = {}
         self.triggers: list[tuple[Node, str | None]] = []
+        self.checks: list[Node] = []   # state checks, layer after layer
         self.modifiers: list[tuple[Node, str | None]] = []
         self.decks: dict[str, Node] = {}
         self.cards: dict[str, tuple[Node, str]] = {}
@@ -244,7 +245,7 @@ class Definitions:
         if "cards" in doc:
             mods_.change_cards(self, doc["cards"], self.mod_infos[-1] if self.in_mod else None)
         for key in ("symbols", "tables", "entities", "board", "functions", "macros",
-                    "triggers", "modifiers", "decks", "labels", "presentation", "hidden"):
+                    "triggers", "modifiers", "checks", "decks", "labels", "presentation", "hidden"):
             if key in doc:
                 getattr(self, "add_" + key)(doc[key], doc)
 
@@ -350,6 +351,9 @@ class Definitions:
 
     def add_triggers(self, section: list, doc: Node, owner: str | None = None) -> None:
         self.triggers.extend((t, owner) for t in section)
+
+    def add_checks(self, section: list, doc: Node) -> None:
+        self.checks.extend(section)
 
     def add_modifiers(self, section: list, doc: Node, owner: str | None = None) -> None:
         self.modifiers.extend((m, owner) for m in section)

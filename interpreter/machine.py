@@ -13,14 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from copy import deepcopy
-from itertools import combinations
-from math import comb
 from typing import Any
 
 from ..dsl import graph as g
 from ..dsl.errors import RuleRuntimeError
 from . import rng
 from .compiler import keep
+from .decisions import checking, fire_checks, settle, subsets
 from .errors import call_chain, in_authors_words, mark
 from .limits import DEFAULT, BudgetError, Limits, Meter, check_sequence, check_text
 
@@ -59,33 +58,6 @@ def deal_copies(state: dict, copies: dict[str, list[str]]) -> None:
         for ident, record in zip(ids, records):
             record["id"] = ident
             ent[ident] = record
-
-
-def subsets(rt: Machine, stmt: g.Choose, env: dict, items: list) -> list:
-    """The options of ``choose NAME from ITEMS count LO [to HI]``: every sub-list of *items*
-    (in their order) of LO to HI of them, smallest first; equal sub-lists once. None when
-    there are fewer than LO items."""
-    low = stmt.count(rt, env)
-    high = stmt.count_max(rt, env) if stmt.count_max is not None else low
-    for bound in (low, high):
-        if bound.__class__ is not int or bound < 0:
-            raise ValueError(f"a choice's count must be a whole number, 0 or more, not {rt.label(bound)}")
-    if high < low:
-        raise ValueError(f"a choice of {low} to {high} items: the count's upper bound is below its lower")
-    high = min(high, len(items))
-    check_sequence(rt.limits, sum(comb(len(items), k) for k in range(low, high + 1)), "a choice of a subset")
-    out: list = []
-    seen: set = set()
-    for k in range(low, high + 1):
-        for chosen in combinations(items, k):
-            try:
-                if chosen in seen:
-                    continue
-                seen.add(chosen)
-            except TypeError:  # unhashable items (lists): every combination is listed
-                pass
-            out.append(list(chosen))
-    return out
 
 
 def too_deep(limits: Limits) -> None:
@@ -255,7 +227,14 @@ class Machine:
         stack.append([body.body.id, 0, env, len(stack)])
 
     def run(self) -> None:
-        """Run until a choice is pending or the program ends."""
+        """Run until a choice is pending or the program ends (and no state check holds)."""
+        self._run()
+        if self.ruleset.checks:
+            state = self.state
+            while not state["stack"] and state["pending"] is None and fire_checks(self, None, None):
+                self._run()
+
+    def _run(self) -> None:
         state, stack, nodes = self.state, self.state["stack"], self.nodes
         stmt: g.Stmt | None = None
         meter = self.meter
@@ -330,6 +309,8 @@ class Machine:
                         stack.append([node.body.id, 0, None, frame[3]])
                     else:
                         stack.pop()
+                elif kind is g.Settle:  # the state checks' effects have ended
+                    settle(self, frame)
                 else:  # CallValue: the macro it called has ended
                     self._receive(node, frame, env)
         except RuleRuntimeError:
@@ -453,6 +434,8 @@ class Machine:
 
     def ask(self, stmt: g.Choose, env: dict, options: list) -> bool:
         """A choice among *options*: pending (True), unless there is nothing to choose."""
+        if self.ruleset.checks and not checking(self) and fire_checks(self, stmt.id, env):
+            return True  # the checks' effects run first; the choice is asked again after them
         if stmt.count is not None:
             options = subsets(self, stmt, env, options)
         if not options or (len(options) == 1 and not stmt.optional):

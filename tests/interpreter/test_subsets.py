@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from speciation import Game, RuleErrors, RuleRuntimeError
+from speciation import Game, IllegalActionError, RuleErrors, RuleRuntimeError
 from speciation.interpreter.codegen import writer as codegen
 from speciation.interpreter.saves import from_json, to_json
 
@@ -52,7 +52,7 @@ def test_a_subset_not_listed_is_refused_and_the_game_unchanged(ruleset):
     game = Game.new(ruleset, 2, 0)
     before = game.digest()
     for wrong in (["d", "b"], ["a"], ["a", "a"], ["a", "e"]):
-        with pytest.raises(Exception):
+        with pytest.raises(IllegalActionError):
             game.apply(wrong, decision=game.decision_id)
         assert game.digest() == before
 
