@@ -82,6 +82,7 @@ class Choose(Stmt):
     private: bool = False  # only the chooser's player learns the choice (in the log too)
     count: Expr | None = None  # a subset: how many options are chosen (at least)
     count_max: Expr | None = None  # ... and at most (None: exactly count)
+    always: bool = False  # asked even with no option (only the pass): asking tells nothing
 
 
 @dataclass(slots=True, eq=False)

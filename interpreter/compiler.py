@@ -116,6 +116,11 @@ class Compiler(ExpressionCompiler):
             kind, value = opt.data, opt.children[-1]
             if kind == "choose_private":
                 node.private = True
+            elif kind == "choose_always":
+                node.always = True
+                if not optional:
+                    self.error("'always' goes with 'may choose' (with no option, only the pass is offered)",
+                               scope.span(opt))
             elif kind == "choose_by":
                 node.actor = self.expr(value, scope)
             elif kind == "choose_prompt":

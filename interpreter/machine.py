@@ -438,7 +438,7 @@ class Machine:
             return True  # the checks' effects run first; the choice is asked again after them
         if stmt.count is not None:
             options = subsets(self, stmt, env, options)
-        if not options or (len(options) == 1 and not stmt.optional):
+        if (not options and not stmt.always) or (len(options) == 1 and not stmt.optional):
             env[stmt.var] = value = options[0] if options else None
             if self.on_settled is not None:
                 self.on_settled(stmt, value)
