@@ -7,7 +7,8 @@ its first item that makes it hold, has its effect run, with a :class:`~..dsl.gra
 frame under it. While that effect runs no check is made (an effect may ask decisions, e.g.
 which trait to lose). When the Settle frame is reached the checks are made again, until
 none holds, and then the interrupted choice is asked, its options listed anew (the checks
-may have changed them). Everything lives in the stack (a Settle frame on it: a check's
+may have changed them; if they can no longer be listed at all, e.g. they were the traits of a
+species a check destroyed, there is nothing to choose and the name is set to none). Everything lives in the stack (a Settle frame on it: a check's
 effect is running), so a game saved inside a check's effect resumes there. A check whose effect never makes it false is
 stopped by the work budget.
 """
@@ -98,7 +99,13 @@ def settle(rt: Machine, frame: list) -> None:
     if fire_checks(rt, choose, env):
         return
     stmt = rt.nodes[choose]
-    rt.ask(stmt, env, list(stmt.options(rt, env)))
+    try:
+        options = list(stmt.options(rt, env))
+    except (ValueError, KeyError, TypeError, IndexError):
+        # Listed before the checks, the options cannot be listed after them: a check took away
+        # what the choice was about (a species gone extinct). Nothing is left to choose.
+        options = []
+    rt.ask(stmt, env, options)
 
 
 def compile_checks(compiler, nodes: list) -> tuple[list[g.Check], int | None]:
