@@ -183,6 +183,11 @@ class Settle(Stmt):
     frame keeps, if any) is asked with its options listed anew."""
 
 
+@dataclass(slots=True, eq=False)
+class SettleNow(Stmt):
+    """``settle``: make the state checks here, until none holds, before going on."""
+
+
 @dataclass(slots=True)
 class Modifier:
     function: str

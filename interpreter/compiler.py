@@ -248,6 +248,9 @@ class Compiler(ExpressionCompiler):
     def s_pass_stmt(self, tree: Tree, scope: Scope) -> None:
         return None
 
+    def s_settle_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
+        return self._add(g.SettleNow(scope.span(tree)))
+
     def s_if_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
         test, suite, *rest = tree.children
         node = g.If(scope.span(tree), [self.expr(test, scope)], [self.suite(suite, scope)])

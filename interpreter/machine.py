@@ -383,6 +383,8 @@ class Machine:
             return True
         if type(stmt) is g.Emit:
             return self._emit(stmt, env)
+        if type(stmt) is g.SettleNow:  # the checks' effects run above this block, which waits
+            return bool(self.ruleset.checks) and not checking(self) and fire_checks(self, None, None)
         if type(stmt) is g.Break:
             self._unwind(loop=True)
             return True

@@ -133,3 +133,24 @@ def test_no_checks_no_change(tmp_path):
     rs = load(tmp_path, main("choose n from [1, 2] by first(entities(player))\n"))
     game = Game.new(rs, 2, 0)
     assert rs.checks == [] and rs.settle_id is None and game.pending is not None
+
+
+def test_settle_makes_the_checks_at_once(tmp_path):
+    rs = load(tmp_path, main("""\
+game.n = 5
+game.out = [game.n]
+settle
+game.out = concat(game.out, [game.n])
+""", extra="""\
+checks:
+  - if: game.n > 1
+    effect: |
+      game.n -= 2
+"""))
+    game = Game.new(rs, 2, 0)
+    assert game.state["ent"]["game"]["out"] == [5, 1]
+
+
+def test_settle_is_a_word_of_the_language(tmp_path):
+    with pytest.raises(RuleErrors):
+        load(tmp_path, main("let settle = 1\n"))
