@@ -16,14 +16,13 @@ from __future__ import annotations
 
 from itertools import combinations
 from math import comb
-from typing import TYPE_CHECKING
+from typing import Any
 
 from ..dsl import graph as g
 from .compiler import compile_expression_text
 from .limits import check_sequence
 
-if TYPE_CHECKING:
-    from .machine import Machine
+Machine = Any  # the machine (interpreter/machine.py imports this module, so it is not imported here)
 
 
 def subsets(rt: Machine, stmt: g.Choose, env: dict, items: list) -> list:
