@@ -80,6 +80,9 @@ class Choose(Stmt):
     prompt: Expr | None = None
     label: Expr | None = None
     private: bool = False  # only the chooser's player learns the choice (in the log too)
+    count: Expr | None = None  # a subset: how many options are chosen (at least)
+    count_max: Expr | None = None  # ... and at most (None: exactly count)
+    always: bool = False  # asked even with no option (only the pass): asking tells nothing
 
 
 @dataclass(slots=True, eq=False)
@@ -158,6 +161,31 @@ class Trigger:
     active: Expr | None
     body: Block
     span: Span
+
+
+@dataclass(slots=True)
+class Check:
+    """A state check (a rule file's ``checks``): while ``test`` holds (for an item of
+    ``items`` bound to ``var``, if it has them), the machine runs ``body`` before the next
+    decision is asked, and again until no check holds."""
+
+    var: str | None
+    items: Expr | None
+    test: Expr
+    body: Block
+    span: Span
+
+
+@dataclass(slots=True, eq=False)
+class Settle(Stmt):
+    """The machine's marker under the effect of a state check: when it is reached the
+    checks are made again, then the choice they came before (the ``choose`` node id its
+    frame keeps, if any) is asked with its options listed anew."""
+
+
+@dataclass(slots=True, eq=False)
+class SettleNow(Stmt):
+    """``settle``: make the state checks here, until none holds, before going on."""
 
 
 @dataclass(slots=True)

@@ -18,6 +18,7 @@ from typing import Any, cast
 from . import cache
 from . import mods as mods_
 from .errors import CompileError, LoadError, RuleError, RuleErrors, SchemaError, Span, did_you_mean, reset_suggestions
+from .responses import add_responses
 from .loader import Node, load_file
 from .reserved import check_fields
 from .schema import check, kind_of
@@ -118,6 +119,7 @@ class Definitions:
         self.functions: dict[str, tuple[list[str], str, Span]] = {}
         self.macros: dict[str, tuple[list[str], str, Span]] = {}
         self.triggers: list[tuple[Node, str | None]] = []
+        self.checks: list[Node] = []   # state checks, layer after layer
         self.modifiers: list[tuple[Node, str | None]] = []
         self.decks: dict[str, Node] = {}
         self.cards: dict[str, tuple[Node, str]] = {}
@@ -244,7 +246,7 @@ class Definitions:
         if "cards" in doc:
             mods_.change_cards(self, doc["cards"], self.mod_infos[-1] if self.in_mod else None)
         for key in ("symbols", "tables", "entities", "board", "functions", "macros",
-                    "triggers", "modifiers", "decks", "labels", "presentation", "hidden"):
+                    "triggers", "modifiers", "checks", "responses", "decks", "labels", "presentation", "hidden"):
             if key in doc:
                 getattr(self, "add_" + key)(doc[key], doc)
 
@@ -350,6 +352,12 @@ class Definitions:
 
     def add_triggers(self, section: list, doc: Node, owner: str | None = None) -> None:
         self.triggers.extend((t, owner) for t in section)
+
+    def add_checks(self, section: list, doc: Node) -> None:
+        self.checks.extend(section)
+
+    def add_responses(self, section: Node, doc: Node) -> None:
+        add_responses(self, section)
 
     def add_modifiers(self, section: list, doc: Node, owner: str | None = None) -> None:
         self.modifiers.extend((m, owner) for m in section)

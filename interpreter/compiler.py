@@ -116,10 +116,19 @@ class Compiler(ExpressionCompiler):
             kind, value = opt.data, opt.children[-1]
             if kind == "choose_private":
                 node.private = True
+            elif kind == "choose_always":
+                node.always = True
+                if not optional:
+                    self.error("'always' goes with 'may choose' (with no option, only the pass is offered)",
+                               scope.span(opt))
             elif kind == "choose_by":
                 node.actor = self.expr(value, scope)
             elif kind == "choose_prompt":
                 node.prompt = self.expr(value, scope)
+            elif kind == "choose_count":
+                bounds = [c for c in opt.children if isinstance(c, Tree)]
+                node.count = self.expr(bounds[0], scope)
+                node.count_max = self.expr(bounds[1], scope) if len(bounds) > 1 else None
             else:
                 node.label = self.expr(value, scope)
         if node.actor is None:
@@ -238,6 +247,9 @@ class Compiler(ExpressionCompiler):
 
     def s_pass_stmt(self, tree: Tree, scope: Scope) -> None:
         return None
+
+    def s_settle_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
+        return self._add(g.SettleNow(scope.span(tree)))
 
     def s_if_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
         test, suite, *rest = tree.children

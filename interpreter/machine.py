@@ -19,6 +19,7 @@ from ..dsl import graph as g
 from ..dsl.errors import RuleRuntimeError
 from . import rng
 from .compiler import keep
+from .decisions import checking, fire_checks, settle, subsets
 from .errors import call_chain, in_authors_words, mark
 from .limits import DEFAULT, BudgetError, Limits, Meter, check_sequence, check_text
 
@@ -226,7 +227,14 @@ class Machine:
         stack.append([body.body.id, 0, env, len(stack)])
 
     def run(self) -> None:
-        """Run until a choice is pending or the program ends."""
+        """Run until a choice is pending or the program ends (and no state check holds)."""
+        self._run()
+        if self.ruleset.checks:
+            state = self.state
+            while not state["stack"] and state["pending"] is None and fire_checks(self, None, None):
+                self._run()
+
+    def _run(self) -> None:
         state, stack, nodes = self.state, self.state["stack"], self.nodes
         stmt: g.Stmt | None = None
         meter = self.meter
@@ -301,6 +309,8 @@ class Machine:
                         stack.append([node.body.id, 0, None, frame[3]])
                     else:
                         stack.pop()
+                elif kind is g.Settle:  # the state checks' effects have ended
+                    settle(self, frame)
                 else:  # CallValue: the macro it called has ended
                     self._receive(node, frame, env)
         except RuleRuntimeError:
@@ -373,6 +383,8 @@ class Machine:
             return True
         if type(stmt) is g.Emit:
             return self._emit(stmt, env)
+        if type(stmt) is g.SettleNow:  # the checks' effects run above this block, which waits
+            return bool(self.ruleset.checks) and not checking(self) and fire_checks(self, None, None)
         if type(stmt) is g.Break:
             self._unwind(loop=True)
             return True
@@ -424,7 +436,11 @@ class Machine:
 
     def ask(self, stmt: g.Choose, env: dict, options: list) -> bool:
         """A choice among *options*: pending (True), unless there is nothing to choose."""
-        if not options or (len(options) == 1 and not stmt.optional):
+        if self.ruleset.checks and not checking(self) and fire_checks(self, stmt.id, env):
+            return True  # the checks' effects run first; the choice is asked again after them
+        if stmt.count is not None:
+            options = subsets(self, stmt, env, options)
+        if (not options and not stmt.always) or (len(options) == 1 and not stmt.optional):
             env[stmt.var] = value = options[0] if options else None
             if self.on_settled is not None:
                 self.on_settled(stmt, value)

@@ -24,6 +24,7 @@ from ..dsl.types import check_types
 from .board import HexGrid, cell_id
 from .codegen import generate, generate_code, generate_function
 from .compiler import Compiler, compile_expression_text, returns_value
+from .decisions import compile_checks
 from .errors import note_function
 from .limits import BudgetError
 from ..dsl.declarations import Hidden, check_conventions, hidden_of
@@ -77,6 +78,8 @@ class Ruleset:
     # kinds with a 'max': kind -> (ids of its declared entities, the ids it may create: kind#1 ...)
     creatable: dict[str, tuple[list[str], list[str]]] = field(default_factory=dict)
     kind_defaults: dict[str, dict] = field(default_factory=dict)  # the attributes of a created entity
+    checks: list[g.Check] = field(default_factory=list)  # state checks (interpreter/decisions.py)
+    settle_id: int | None = None  # the node id of the machine's Settle marker (with checks)
 
     def compile_program(self, text: str, origin: Span, params: Sequence[str] = ()) -> g.Block:
         """Compile extra statements (a scenario's setup, say) in this ruleset's names."""
@@ -169,6 +172,7 @@ class RulesetBuilder(Definitions):
             self, constants, {i: p for i, (_, p) in effects.items()})))
         triggers = self.compile_triggers(compiler, decks)
         modifiers = self.compile_modifiers(compiler, functions, decks)
+        checks, settle_id = compile_checks(compiler, self.checks)
         mark_static(functions, compiler.written, modifiers)  # first: generated calls inline by it
         for function in functions.values():
             function.call = _caller(function, modifiers.get(function.name, []), compiler)
@@ -210,7 +214,8 @@ class RulesetBuilder(Definitions):
             digest=self.digest(), presentation=self.presentation, mod_digests=list(self.mod_digests), sources=self.sources,
             compiler=compiler, mod_infos=self.mod_infos, conventions=conventions, hidden=hidden,
             copies=_by_deck(copies, card_entities), creatable=creatable,
-            kind_defaults={kind: plain_value(self.kinds.get(kind, {})) for kind in creatable})
+            kind_defaults={kind: plain_value(self.kinds.get(kind, {})) for kind in creatable},
+            checks=checks, settle_id=settle_id)
 
     def all_labels(self, cards: dict[str, CardInfo]) -> dict[str, dict[str, str]]:
         labels = {lang: dict(names) for lang, names in self.labels.items()}

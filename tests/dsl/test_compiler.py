@@ -272,7 +272,7 @@ def test_the_grammar_makes_the_node_kinds_every_walker_handles():
     made = {str(rule.alias or rule.origin.name) for rule in _parser().rules}
     inlined = {"stmt", "simple_stmt", "compound_stmt", "expr", "ternary", "not_expr", "unary", "postfix", "atom"}
     parts = {"start", "expr_start", "args", "suite", "elif_clause", "else_clause", "choose_by", "choose_label",
-             "choose_private", "choose_prompt", "comp_for", "target_name", "target_attr", "target_index"}
+             "choose_private", "choose_prompt", "choose_count", "choose_always", "comp_for", "target_name", "target_attr", "target_index"}
     assert {n for n in made if not n.startswith("__")} == NODE_KINDS | inlined | parts
     assert set(Compiler.tables["e_"]) == EXPRESSION_KINDS and set(Compiler.tables["s_"]) == STATEMENT_KINDS
     assert set(ExpressionWriter.tables["x_"]) == EXPRESSION_KINDS

@@ -8,10 +8,11 @@ import pytest
 
 from speciation.cli import main
 from speciation.dsl.errors import RuleErrors
-from speciation.interpreter.ruleset import load_ruleset
+from speciation.interpreter.ruleset import available_rulesets, load_ruleset
 from speciation.explain import explain_lines
 from speciation.vocabulary import vocabulary
 
+BUILTINS = ", ".join(sorted(available_rulesets()))
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 
@@ -141,7 +142,7 @@ def test_check_a_lone_card_against_each_builtin(tmp_path, capsys):
     card.write_text(CARD, encoding="utf-8")
     assert main(["check", str(card)]) == 0
     out = capsys.readouterr()
-    assert f"{card}: names no ruleset; checked against each built-in one (marine, original): it fits original\n" in out.out
+    assert f"{card}: names no ruleset; checked against each built-in one ({BUILTINS}): it fits original\n" in out.out
     assert f"ok: {card} against original 1.0 (27 cards; brings card windfall)" in out.out
     assert "marine" not in out.out.split("\n", 1)[1] and out.err == ""   # Marine's errors are not shown
     card.write_text(CARD.replace("2)", '"two")'), encoding="utf-8")
@@ -232,7 +233,7 @@ def test_a_variant_file_is_given_by_its_path(tmp_path, capsys):
     assert main(["check", "original", "--variant", str(variant)]) == 0
     assert main(["check", str(variant)]) == 0
     out = capsys.readouterr().out
-    assert f"{variant}: names no ruleset; checked against each built-in one (marine, original): it fits" in out
+    assert f"{variant}: names no ruleset; checked against each built-in one ({BUILTINS}): it fits" in out
     scenario = tmp_path / "rich_bonus.yaml"   # a scenario names it by a path from its own folder
     scenario.write_text("scenario: rich\nruleset: original\nvariants: [rich.yaml]\nplayers: 2\n"
                         "expect:\n  - that: bonus[1] == 2\n", encoding="utf-8")
