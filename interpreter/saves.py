@@ -19,6 +19,7 @@ from typing import Any
 from ..dsl.errors import ArgumentError, IllegalActionError, ReplayError, SaveFileError, SpeciationError
 from ..dsl import graph as g
 from .game import Game, state_digest
+from .views import public_view
 from .visibility import FIELD as SEEN_BY
 
 SAVE_FORMAT = "speciation-save"
@@ -39,6 +40,17 @@ def to_data(game) -> dict:
             "ruleset": {"name": ruleset.name, "version": ruleset.version, "digest": ruleset.digest,
                         "variants": list(ruleset.variants), "mods": list(ruleset.mod_digests)},
             "history": game.history, "decisions": game.decision_number, "state": game.state}
+
+
+def seat_record(game, seat: int | None) -> dict:
+    """What seat *seat* has seen of *game* (None: a spectator, what every seat sees): its
+    view now, which holds the log lines it reads and shows only the faces it sees (docs/
+    saves.md). Never the seed, the hidden state or the history (others' secret choices,
+    the chance to come): not a save, it cannot be resumed."""
+    view = game.view(seat) if seat is not None else public_view(game)
+    name = game.label(game.state["players"][seat]) if seat is not None else None
+    return {"speciation_seat_record": 1, "ruleset": game.ruleset.name, "seat": seat, "seat_name": name,
+            "log": view["log"], "view": view}
 
 
 def to_json(game) -> str:

@@ -201,3 +201,18 @@ def test_determinised_copies_hold_only_real_cards(faces):
                 moved += copy.state["ent"] != game.state["ent"]
             game.apply(game.legal_actions()[rng.randrange(len(game.legal_actions()))])
     assert copies >= 1000 and impossible == 0 and moved > copies // 2
+
+
+def test_a_seats_record_holds_only_the_faces_it_sees(faces):
+    from speciation.api import seat_record
+    game = _after(faces, 3, 5, 3)
+    for seat in (0, 1, 2, None):
+        record = seat_record(game, seat)
+        assert not {"state", "history"} & set(record)
+        view = game.view(seat) if seat is not None else public_view(game)
+        assert record["view"]["ent"] == view["ent"] and record["log"] == view["log"]
+        me = game.state["players"][seat] if seat is not None else None
+        for ident, real in game.state["ent"].items():
+            if real["kind"] == "card":
+                shown = record["view"]["ent"][ident]["main"]
+                assert (shown == real["main"]) == (real.get("seen_by") == "all" or me in real.get("seen_by", ()))
