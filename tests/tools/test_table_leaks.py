@@ -290,10 +290,17 @@ def test_nothing_a_page_receives_holds_what_it_may_not_see(running, resampled, r
     _check_game(running, resampled, ruleset)
 
 
-@pytest.mark.parametrize("leak", ["message", "save", "spectator"])
+@pytest.mark.parametrize("leak", ["message", "save", "spectator", "face"])
 def test_an_injected_leak_is_found(running, resampled, monkeypatch, leak):
     """The check above fails when a leak is put in: another seat's secret traits in a state
-    message, the whole save handed to a seat mid-game, the spectator shown seat 2's view."""
+    message, the whole save handed to a seat mid-game, the spectator shown seat 2's view, a
+    log line naming a card to every seat that does not see it (faces)."""
+    if leak == "face":
+        from speciation.interpreter import visibility
+        monkeypatch.setattr(visibility, "log_lines", lambda rt, values, render: None)
+        with pytest.raises(AssertionError, match="the unseen face"):
+            _check_game(running, resampled, str(FIXTURES / "faces"))
+        return
     from speciation.table import messages, session as session_module
     if leak == "message":
         built = messages.seat_state
