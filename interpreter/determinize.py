@@ -10,7 +10,8 @@ comes only from the ruleset's ``hidden`` section (``ruleset.hidden``), as ``Game
     attributes whose *contents* are secret (face-down piles): their items are dealt anew.
 ``private``
     attributes only the entity's controlling player sees (a hand): other players' items are
-    dealt anew.
+    dealt anew (the single values of an entity in no group: all together, from one other
+    entity of its kind).
 ``groups`` (optional)
     groups of the secret and private attributes between which hidden items may trade places
     (cards dealt from a pile into hands and back); an attribute in no group keeps its own items.
@@ -59,8 +60,10 @@ def determinize(game, seat: int, generator: random.Random, log: bool = True):
         for attr in group:
             group_of[attr] = group[0]
 
+    grouped = {attr for group in hidden.groups for attr in group}
     relevant = order_only | secret | private
     slots: dict[Any, list[tuple[Any, Any]]] = {}
+    singles: dict[str, list[str]] = {}
     for ident in sorted(state["ent"]):
         record = state["ent"][ident]
         if relevant.isdisjoint(record):
@@ -78,7 +81,10 @@ def determinize(game, seat: int, generator: random.Random, log: bool = True):
             value = record[attr]
             if not isinstance(value, list):
                 if attr in private and attr not in secret:  # a private single value ('?' in views)
-                    _collect(slots, group_of[attr], record, [attr])
+                    if attr in grouped:
+                        _collect(slots, group_of[attr], record, [attr])
+                    else:  # dealt with the entity's other private single values, as one
+                        singles.setdefault(ident, []).append(attr)
                 continue
             shown = 1 if value and attr in secret and record.get(heads.get(attr)) is True else 0
             segments = [(start + shown, stop + shown) for start, stop in _segments(value[shown:], tails.get(attr, 0))]
@@ -87,6 +93,8 @@ def determinize(game, seat: int, generator: random.Random, log: bool = True):
                 _collect(slots, key, value, range(start, stop))
 
     renamed = _deal(slots, generator)
+    if singles:
+        _deal_whole(state["ent"], singles, generator)
     if hidden.faces:
         _deal_faces(state["ent"], hidden, me, generator)
     _rename_pending(copy, seat, renamed)
@@ -130,6 +138,21 @@ def _deal(slots: dict, generator: random.Random) -> dict:
         if len(set(map(repr, old))) == len(old):
             renamed.update((repr(a), b) for a, b in zip(old, new))
     return renamed
+
+
+def _deal_whole(ent: dict, singles: dict[str, list[str]], generator: random.Random) -> None:
+    """Private single values in no group, dealt anew as whole entities: an entity takes all
+    of them from one other entity of its kind with the same ones (never one value of one
+    entity with another's other value)."""
+    groups: dict[tuple, list[dict]] = {}
+    for ident in sorted(singles):
+        record = ent[ident]
+        groups.setdefault((record.get("kind"), tuple(singles[ident])), []).append(record)
+    for (_, attrs), records in sorted(groups.items(), key=repr):
+        values = [tuple(record[a] for a in attrs) for record in records]
+        generator.shuffle(values)
+        for record, taken in zip(records, values):
+            record.update(zip(attrs, taken))
 
 
 def _deal_faces(ent: dict, hidden, me: Any, generator: random.Random) -> None:

@@ -228,3 +228,40 @@ def test_undo_is_refused_once_a_card_was_revealed_to_the_seat(faces):
     game.state["ent"][theirs]["seen_by"] = ["p1", "p2"]  # as 'reveal c to p1' leaves it, no chance drawn
     game.state_edited()
     assert stack.refusal(0).startswith("something hidden from you has been revealed since")
+
+
+PAIRS = """\
+kinds:
+  player:
+    attributes: {vp: 0}
+  game:
+    attributes: {n: 0}
+  token:
+    attributes: {left: 0, right: 0, player: none}
+entities:
+  token:
+""" + "".join(f"    - {{id: t{i}, left: {i}, right: {i * 10}}}\n" for i in range(1, 13)) + """\
+hidden:
+  private: [left, right]
+functions:
+  score(p): p.vp
+"""
+
+
+def test_private_single_values_in_no_group_are_dealt_as_whole_entities(tmp_path):
+    """A ruleset that hides a token's two values as 'private' (no faces): a copy deals the
+    tokens others control whole, so every token holds a real pair."""
+    import random
+    from speciation.api import determinize
+    ruleset = load(tmp_path, {"base.yaml": PAIRS, **main(
+        "let ps = entities(player)\nlet i = 0\nfor t in entities(token):\n"
+        "    t.player = ps[i % 2]\n    i += 1\nchoose x from [1, 2] by ps[0]\n")})
+    game = Game.new(ruleset, 2, 1)
+    rng, moved = random.Random(2), 0
+    for _ in range(200):
+        copy = determinize(game, 0, rng)
+        tokens = {i: r for i, r in copy.state["ent"].items() if r["kind"] == "token"}
+        assert all(r["right"] == 10 * r["left"] for r in tokens.values())
+        assert all(r == game.state["ent"][i] for i, r in tokens.items() if r["player"] == "p1")
+        moved += any(r != game.state["ent"][i] for i, r in tokens.items())
+    assert moved > 150
