@@ -218,18 +218,6 @@ def test_a_seats_record_holds_only_the_faces_it_sees(faces):
                 assert (shown == real["main"]) == (real.get("seen_by") == "all" or me in real.get("seen_by", ()))
 
 
-def test_undo_is_refused_once_a_card_was_revealed_to_the_seat(faces):
-    from speciation.undo import UndoStack
-    game = _after(faces, 2, 3, 0)
-    stack = UndoStack(game, [0, 1])
-    stack.push(stack.checkpoint(0))
-    assert stack.refusal(0) is None
-    theirs = game.state["ent"]["p2"]["hand"][0]
-    game.state["ent"][theirs]["seen_by"] = ["p1", "p2"]  # as 'reveal c to p1' leaves it, no chance drawn
-    game.state_edited()
-    assert stack.refusal(0).startswith("something hidden from you has been revealed since")
-
-
 PAIRS = """\
 kinds:
   player:
