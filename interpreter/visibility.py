@@ -166,3 +166,12 @@ def log_lines(rt, values: tuple, render) -> list | None:
     if all(text == public for _, text in lines):
         return [public]
     return lines + [[None, public]]
+
+
+def labeller(rt, actor: Any):
+    """The labels of a choice's options as *actor*'s player may read them (an entity it
+    does not see: ``?``)."""
+    players = rt.state["players"]
+    me = actor if actor in players else rt.ent.get(actor, {}).get("player") if isinstance(actor, str) else None
+    hidden = rt.ruleset.hidden
+    return lambda value: masked(rt, hidden, value, me)

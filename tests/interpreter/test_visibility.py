@@ -253,3 +253,13 @@ def test_private_single_values_in_no_group_are_dealt_as_whole_entities(tmp_path)
         assert all(r == game.state["ent"][i] for i, r in tokens.items() if r["player"] == "p1")
         moved += any(r != game.state["ent"][i] for i, r in tokens.items())
     assert moved > 150
+
+
+def test_an_option_the_chooser_does_not_see_is_labelled_with_a_question_mark(tmp_path):
+    ruleset = load(tmp_path, {"base.yaml": KINDS, **main(
+        "let a = entities(player)[0]\nt1.player = a\nchoose t from [t1, t2] by a\n"
+        "reveal t2 to a\nchoose u from [t1, t2] by a\n")})
+    game = Game.new(ruleset, 2, 1)
+    assert [a.label for a in game.legal_actions()] == ["t1", "?"]
+    game.apply(game.legal_actions()[1])
+    assert [a.label for a in game.legal_actions()] == ["t1", "t2"]
