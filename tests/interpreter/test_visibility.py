@@ -263,3 +263,22 @@ def test_an_option_the_chooser_does_not_see_is_labelled_with_a_question_mark(tmp
     assert [a.label for a in game.legal_actions()] == ["t1", "?"]
     game.apply(game.legal_actions()[1])
     assert [a.label for a in game.legal_actions()] == ["t1", "t2"]
+
+
+def test_reveal_and_hide_play_the_same_with_generated_code_on_and_off(faces, monkeypatch):
+    import random
+    from speciation.interpreter.codegen import writer as codegen
+    monkeypatch.setattr(codegen, "ENABLED", False)
+    off = load_ruleset(str(FACES))
+    monkeypatch.setattr(codegen, "ENABLED", True)
+    for seed in range(6):
+        games = [Game.new(faces, 3, seed), Game.new(off, 3, seed)]
+        rng = random.Random(seed)
+        while not games[0].is_over:
+            assert games[0].digest() == games[1].digest() and games[0].view(1) == games[1].view(1) | {
+                "pending": games[0].view(1)["pending"]}
+            index = rng.randrange(len(games[0].legal_actions()))
+            for game in games:
+                game.apply(game.legal_actions()[index])
+        assert games[1].is_over and games[0].state["ent"] == games[1].state["ent"]
+        assert any(r.get("seen_by") == "all" for r in games[0].state["ent"].values())
