@@ -17,7 +17,7 @@ from typing import Any
 
 from ..dsl import graph as g
 from ..dsl.errors import RuleRuntimeError
-from . import rng
+from . import rng, visibility
 from .compiler import keep
 from .decisions import checking, fire_checks, settle, subsets
 from .errors import call_chain, in_authors_words, mark
@@ -463,6 +463,8 @@ class Machine:
             env = stack[stack[-1][3]][2]
         node = self.nodes[pending["node"]]
         if node.label is None:
+            if self.ruleset.hidden.faces:  # an entity the chooser does not see is '?' (visibility.py)
+                return visibility.labeller(self, pending["actor"])
             return self.label
         assert env is not None, "a pending choice given without the names of its block"
         env = dict(env)

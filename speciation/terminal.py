@@ -70,8 +70,10 @@ class TerminalSession:
         """A log line as *seats* may read it (None: not theirs to read)."""
         if isinstance(line, str):
             return line
-        if seats is None:
-            return f"[to {self.game.label(line[0])}] {line[1]}"
+        if seats is None:  # ([None, text]: the spectators' line of one naming what some seat does not see)
+            return f"[to {self.game.label(line[0]) if line[0] is not None else 'spectators'}] {line[1]}"
+        if line[0] is None:  # the spectators' version: for an audience of no seat (several people)
+            return None if seats else line[1]
         players = self.game.state["players"]
         return line[1] if any(players[s] == line[0] for s in seats) else None
 

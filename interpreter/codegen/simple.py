@@ -17,6 +17,7 @@ from __future__ import annotations
 from lark import Tree
 
 from ...dsl.walker import EXPRESSION_KINDS, STATEMENT_KINDS
+from .. import visibility
 from ..builtins import VERBS
 from ..compiler import keep, store_index, target_as_expr
 from ..limits import SMALL, check_value
@@ -133,3 +134,15 @@ class SimpleWriter(ExpressionWriter):
 
     def s_shuffle_stmt(self, tree: Tree) -> None:
         self.emit(f"rt.shuffle({self.expr(target_as_expr(tree.children[0]), {})})")
+
+    def s_reveal_stmt(self, tree: Tree) -> None:
+        things, who_tree = self.expr(tree.children[0], {}), tree.children[1]
+        if who_tree.data == "name" and str(who_tree.children[0]) == "all" and "all" not in self.locals \
+                and "all" not in self.compiler.constants:
+            who = self.const(visibility.EVERYONE)
+        else:
+            who = self.expr(who_tree, {})
+        self.emit(f"{self.const(visibility.reveal)}(rt, {things}, {who})")
+
+    def s_hide_stmt(self, tree: Tree) -> None:
+        self.emit(f"{self.const(visibility.hide)}(rt, {self.expr(tree.children[0], {})})")

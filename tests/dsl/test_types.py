@@ -95,6 +95,12 @@ ROOT = Path(__file__).resolve().parents[2]
 PIECES = "rulesets/original/rules/pieces.yaml"
 
 
+def _line(text: str) -> int:
+    """The line of pieces.yaml holding *text* (doc comments above may move it)."""
+    lines = (Path(__file__).resolve().parents[2] / PIECES).read_text(encoding="utf-8").splitlines()
+    return next(i for i, line in enumerate(lines, 1) if text in line)
+
+
 @pytest.mark.parametrize("effect, expected", [
     ("let n = len(5)", (6, 15, "'len' needs a list, a table or a text, not a number", "")),
     ("let n = len(you.vp > 1)", (6, 15, "'len' needs a list, a table or a text, not a true/false", "")),
@@ -103,11 +109,11 @@ PIECES = "rulesets/original/rules/pieces.yaml"
     ("let n = self - 1", (6, 11, "arithmetic needs a number, not a card", "")),
     ("repeat mammal:\n    pass", (6, 10, "'repeat' needs a number, not a faction", "")),
     ("gain_vp(you, true)", (6, 16, "'gain_vp' parameter 'n' needs a number, not a true/false",
-                            f"it is used as a number at {PIECES}:7:26")),
+                            f"it is used as a number at {PIECES}:{_line('f.vp = max(0, f.vp + n)')}:26")),
     ("eliminate(tile, you, 1)", (6, 19, "'eliminate' parameter 't' needs a cell, not a faction",
-                                 f"it reads t.units at {PIECES}:31:20")),
+                                 f"it reads t.units at {PIECES}:{_line('let k = min(n, t.units[f])')}:20")),
     ("gain_vp(tile, 1)", (6, 11, "'gain_vp' parameter 'f' needs a faction, not a cell",
-                          f"it reads f.vp at {PIECES}:7:19")),
+                          f"it reads f.vp at {PIECES}:{_line('f.vp = max(0, f.vp + n)')}:19")),
     ('log("{} {}", you)', (6, 7, "'log': the text has 2 places for a value ({}) but 1 value follows", "")),
     ('log_to(you, "x {}", 1, 2)', (6, 15, "'log_to': the text has 1 place for a value ({}) but 2 values follow", "")),
     ('let q = format("{}", you, 2)', (6, 18, "'format': the text has 1 place for a value ({}) but 2 values follow", "")),
