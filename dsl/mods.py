@@ -71,7 +71,7 @@ def _copy(node: Node) -> Node:
 
 
 def _event(trigger: Any) -> str:
-    return str(trigger.get("on", "")).split("(")[0].strip()
+    return str(trigger.get("on") or trigger.get("before") or trigger.get("instead") or "").split("(")[0].strip()
 
 
 def _merged_triggers(old: list, changes: list) -> NodeList:

@@ -171,6 +171,25 @@ def test_a_before_trigger_that_does_not_prevent_lets_the_event_happen(tmp_path):
     assert game.state["ent"]["game"]["heard"] == ["hit", "rules", "after"]
 
 
+def test_a_game_saved_while_a_before_trigger_asks_resumes_and_prevents(tmp_path):
+    asks = _card("shield", """\
+triggers:
+  - before: attacked(a, b)
+    effect: |
+      may choose x from [1] by b prompt "shield?"
+      if x != none:
+          prevent
+""", "p2")
+    ruleset = _load(tmp_path, {"shield": asks, "gong": FOUR["gong"]})
+    for answer, heard in ((1, ["after"]), (None, ["hit", "rules", "gong", "after"])):
+        game = Game.new(ruleset, 2, 0)
+        assert game.state["pending"]["prompt"] == "shield?"
+        for verify in (False, True):
+            resumed = from_json(to_json(game), ruleset, verify=verify)
+            _run(resumed, [answer])
+            assert resumed.is_over and resumed.state["ent"]["game"]["heard"] == heard
+
+
 def test_an_instead_trigger_replaces_the_event(tmp_path):
     decoy = _card("decoy", """\
 triggers:
@@ -292,3 +311,11 @@ def test_the_truce_mod_scopes_its_shelter_to_one_competition_action():
     from support.ruleset_builder import FIXTURES
     result = run_scenario_file(FIXTURES / "mods" / "truce" / "scenarios" / "truce_lasts_one_competition.yaml")
     assert result.passed, result.reason
+
+
+def test_stop_and_prevent_stay_usable_as_names_except_starting_a_statement(tmp_path):
+    ruleset = _load(tmp_path / "ok", {}, "    let stop = 2\n    let prevent = stop + 1\n    one.vp = prevent\n")
+    assert Game.new(ruleset, 2, 0).state["ent"]["p1"]["vp"] == 3
+    with pytest.raises(RuleErrors) as caught:
+        _load(tmp_path / "bad", {}, "    let stop = 2\n    stop += 1\n")
+    assert "'stop' and 'prevent' starting a statement are statements of their own" in str(caught.value)
