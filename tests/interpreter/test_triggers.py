@@ -9,7 +9,11 @@ from speciation import Game, RuleErrors
 from speciation.interpreter.codegen import writer as codegen
 from speciation.interpreter.saves import from_json, to_json
 
+from speciation.dsl.errors import Span
+
 from support.ruleset_builder import load
+
+_SPAN = Span("test", 1, 1)
 
 MANIFEST = """\
 ruleset: t
@@ -319,3 +323,18 @@ def test_stop_and_prevent_stay_usable_as_names_except_starting_a_statement(tmp_p
     with pytest.raises(RuleErrors) as caught:
         _load(tmp_path / "bad", {}, "    let stop = 2\n    stop += 1\n")
     assert "'stop' and 'prevent' starting a statement are statements of their own" in str(caught.value)
+
+
+def test_copies_have_their_own_modifiers_with_self_the_copy(tmp_path):
+    charm = _card("charm", """\
+copies: 3
+modifiers:
+  - function: score
+    while: self.holder == p
+    value: base + 10
+""", "null")
+    main = ("    let charms = [c for c in entities(card) if c.card == charm]\n"
+            "    charms[0].holder = one\n    charms[1].holder = one\n    charms[2].holder = two\n")
+    game = Game.new(_load(tmp_path, {"charm": charm}, main), 2, 0)
+    score = game.ruleset.compile_expression("score(p)", _SPAN, ["p"])
+    assert [game.evaluate_expression(score, {"p": p}) for p in ("p1", "p2")] == [20, 10]
