@@ -338,3 +338,13 @@ modifiers:
     game = Game.new(_load(tmp_path, {"charm": charm}, main), 2, 0)
     score = game.ruleset.compile_expression("score(p)", _SPAN, ["p"])
     assert [game.evaluate_expression(score, {"p": p}) for p in ("p1", "p2")] == [20, 10]
+
+
+def test_the_language_server_finds_nothing_wrong_in_the_truce_mod():
+    from speciation.lsp import analysis
+
+    from support.ruleset_builder import FIXTURES
+    files = sorted((FIXTURES / "mods" / "truce").rglob("*.yaml"))
+    assert len(files) == 3
+    assert {str(p): analysis.diagnostics(str(p), p.read_text(encoding="utf-8")) for p in files} == \
+        {str(p): [] for p in files}
