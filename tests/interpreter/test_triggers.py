@@ -348,3 +348,22 @@ def test_the_language_server_finds_nothing_wrong_in_the_truce_mod():
     assert len(files) == 3
     assert {str(p): analysis.diagnostics(str(p), p.read_text(encoding="utf-8")) for p in files} == \
         {str(p): [] for p in files}
+
+
+def test_a_mod_replaces_one_ability_of_a_card_and_keeps_the_others(tmp_path):
+    from speciation import load_ruleset
+    main = "    perform shield.polish with p = two\n" + DEFAULT_MAIN
+    _load(tmp_path / "base", {"shield": SHIELD}, main)
+    (tmp_path / "soft.yaml").write_text("""\
+mod: soft
+cards:
+  shield:
+    abilities:
+      guard:
+        before: attacked(a, b)
+        effect: |
+          game.heard = game.heard + ["soft guard"]
+""", encoding="utf-8")
+    game = Game.new(load_ruleset(str(tmp_path / "base"), mods=[str(tmp_path / "soft.yaml")]), 2, 0)
+    assert game.state["ent"]["p2"]["vp"] == 10  # polish kept
+    assert game.state["ent"]["game"]["heard"] == ["soft guard", "hit", "rules", "after"]  # guard replaced
