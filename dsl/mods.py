@@ -40,7 +40,8 @@ def note_manifest(info: dict[str, Any], doc: Node) -> None:
 
 def change_cards(defs, section: Node, info: dict[str, Any] | None) -> None:
     """Apply a ``cards:`` section: for each card id, replace the parts given and keep the rest.
-    A trigger replaces the card's trigger on the same event (or is added)."""
+    A trigger replaces the card's trigger on the same event (or is added); an ability, the
+    card's ability of the same name (or is added)."""
     for ident, change in section.items():
         if ident not in defs.cards:
             defs.errors.append(CompileError(f"cannot change card '{ident}': no earlier layer defines it",
@@ -57,6 +58,9 @@ def change_cards(defs, section: Node, info: dict[str, Any] | None) -> None:
         if "triggers" in change:
             new["triggers"] = _merged_triggers(old.get("triggers", []), change["triggers"])
             changed.append("triggers on " + ", ".join(_event(t) for t in change["triggers"]))
+        if "abilities" in change:  # each replaces the ability of its name, or is added
+            new["abilities"] = _merged_abilities(old.get("abilities") or {}, change["abilities"])
+            changed.append("abilities " + ", ".join(map(str, change["abilities"])))
         defs.cards[ident] = (new, path)
         defs.note_change("cards", ident, section.where_key(ident))
         if info is not None:
@@ -71,7 +75,15 @@ def _copy(node: Node) -> Node:
 
 
 def _event(trigger: Any) -> str:
-    return str(trigger.get("on", "")).split("(")[0].strip()
+    return str(trigger.get("on") or trigger.get("before") or trigger.get("instead") or "").split("(")[0].strip()
+
+
+def _merged_abilities(old: Any, changes: Any) -> Node:
+    out = Node({**old, **changes})
+    out.span = getattr(old, "span", None) or getattr(changes, "span", None)  # type: ignore[assignment]
+    out.key_spans = {**getattr(old, "key_spans", {}), **getattr(changes, "key_spans", {})}
+    out.value_spans = {**getattr(old, "value_spans", {}), **getattr(changes, "value_spans", {})}
+    return out
 
 
 def _merged_triggers(old: list, changes: list) -> NodeList:

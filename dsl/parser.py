@@ -141,6 +141,11 @@ def _decodes(escape: str) -> bool:
     return True
 
 
+def _line(source: str, line: int) -> str:
+    lines = source.splitlines()
+    return lines[line - 1].strip() if 0 < line <= len(lines) else ""
+
+
 def _friendly(exc: UnexpectedInput, source: str, origin: Span) -> ParseError:
     line, col = max(getattr(exc, "line", 1), 1), max(getattr(exc, "column", 1), 1)
     span = origin.shifted(line, col)
@@ -161,6 +166,9 @@ def _friendly(exc: UnexpectedInput, source: str, origin: Span) -> ParseError:
             hint = "a ':' is missing at the end of the line before the block"
         elif token.value == "=" and "a comparison" in expected:
             hint = "did you mean '=='? A single '=' gives a value (let x = 3)"
+        elif re.match(r"(stop|prevent)\b[ \t]*[^ \t\r\n#]", _line(source, line)):
+            hint = ("'stop' and 'prevent' starting a statement are statements of their own (see Events); "
+                    "a name or macro called so must be renamed")
         if len(expected) > 6:
             expected = expected[:6] + ["..."]
         if token.type == "_INDENT":

@@ -384,7 +384,7 @@ def check_types(defs, constants: dict[str, Any], card_params: dict[str, list[str
             programs.append(_Program(None, card_params[ident], doc["effect"], doc.where("effect"), False,
                                      f"deck {doc.get('deck')}"))
     for node, _ in list(defs.triggers):
-        match = SIGNATURE.match(str(node.get("on", "")))
+        match = SIGNATURE.match(str(node.get("on") or node.get("before") or node.get("instead") or ""))
         if "effect" in node and match:
             params = [p.strip() for p in (match.group(2) or "").split(",") if p.strip()] + ["self"]
             programs.append(_Program(None, params, node["effect"], node.where("effect"), False,

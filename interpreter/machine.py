@@ -17,7 +17,7 @@ from typing import Any
 
 from ..dsl import graph as g
 from ..dsl.errors import RuleRuntimeError
-from . import rng, visibility
+from . import rng, triggers, visibility
 from .compiler import keep
 from .decisions import checking, fire_checks, settle, subsets
 from .errors import call_chain, in_authors_words, mark
@@ -311,8 +311,10 @@ class Machine:
                         stack.pop()
                 elif kind is g.Settle:  # the state checks' effects have ended
                     settle(self, frame)
-                else:  # CallValue: the macro it called has ended
+                elif kind is g.CallValue:  # the macro it called has ended
                     self._receive(node, frame, env)
+                else:  # a dispatched event (interpreter/triggers.py)
+                    triggers.step(self, node, frame)
         except RuleRuntimeError:
             raise
         except Exception as exc:  # a bug in the rules: say where, and through which calls
@@ -351,6 +353,8 @@ class Machine:
         if len(stack) >= self.limits.stack_depth and kind in _NESTING:
             too_deep(self.limits)
         if type(stmt) is g.Call:
+            if stmt.hooked:  # triggers listen for this macro's calls
+                return triggers.enter(self, stmt, frame, env)
             macro = self.ruleset.macros[stmt.name]
             if macro.body.fast:
                 new_env = dict(zip(macro.params, [_own(a(self, env)) for a in stmt.args]))
@@ -371,7 +375,8 @@ class Machine:
             return True
         if type(stmt) is g.Perform:
             target = stmt.target(self, env)
-            effect = self.ruleset.effects.get(target)
+            effect = self.ruleset.effects.get(target) if stmt.ability is None else \
+                triggers.ability(self, target, stmt.ability)
             if effect is None and isinstance(target, str) and target in self.ent:  # a copy: its card's
                 effect = self.ruleset.effects.get(self.ent[target].get("card"))
             if effect is None:
@@ -382,7 +387,7 @@ class Machine:
             stack.append([body.id, 0, new_env, len(stack)])
             return True
         if type(stmt) is g.Emit:
-            return self._emit(stmt, env)
+            return triggers.enter(self, stmt, frame, env) if stmt.dispatch else self._emit(stmt, env)
         if type(stmt) is g.SettleNow:  # the checks' effects run above this block, which waits
             return bool(self.ruleset.checks) and not checking(self) and fire_checks(self, None, None)
         if type(stmt) is g.Break:

@@ -224,8 +224,12 @@ def _card_lines(ident: str, vocab: Vocabulary) -> list[str]:
     out += [f"effect as written [{relative(doc.where('effect'))}]:"]
     out += ["    " + line for line in effect.rstrip().splitlines()]
     out += _facts_lines(analyse(effect, doc.where("effect")), vocab)
-    for trigger in doc.get("triggers", []) or []:
-        out += [f"trigger on {trigger.get('on')} [{relative(trigger.where('effect'))}]"
+    answers = [("trigger", t) for t in doc.get("triggers", []) or []]
+    answers += [(f"ability {name}", a) for name, a in (doc.get("abilities") or {}).items()]
+    for what, trigger in answers:
+        timing = next((t for t in ("on", "before", "instead") if t in trigger), None)
+        when = f" {timing} {trigger.get(timing)}" if timing else " (perform c.name)"
+        out += [f"{what}{when} [{relative(trigger.where('effect'))}]"
                 + (f" if {trigger['if']}" if "if" in trigger else "") + ":"]
         out += ["    " + line for line in str(trigger.get("effect", "")).rstrip().splitlines()]
         out += ["  " + line for line in _facts_lines(analyse(str(trigger.get("effect", "")),

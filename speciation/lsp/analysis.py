@@ -14,8 +14,9 @@ from ..vocabulary import Entry, Vocabulary, vocabulary
 from . import files
 
 KEYWORDS = ("let", "choose", "may", "from", "by", "prompt", "showing", "privately", "draw", "shuffle",
-            "emit", "perform", "with", "break", "return", "pass", "settle", "if", "elif", "else", "for", "in",
-            "while", "repeat", "and", "or", "not", "none", "true", "false", "reveal", "to", "hide")
+            "emit", "perform", "with", "break", "return", "pass", "settle", "prevent", "stop", "if", "elif",
+            "else", "for", "in", "while", "repeat", "and", "or", "not", "none", "true", "false", "reveal", "to",
+            "hide")
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
