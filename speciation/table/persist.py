@@ -12,9 +12,11 @@ import secrets
 from collections.abc import Callable
 
 from ..api import replay
-from ..dsl.errors import SaveFileError
+from ..agents.registry import make_agent
+from ..dsl.errors import SaveFileError, SpeciationError
 from ..interpreter.ruleset import load_ruleset
-from .seats import Seating
+from ..undo import UndoStack
+from .seats import HUMAN, Seating
 from .session import TableGame
 from .store import Conflict, GameRecord, Store
 
@@ -58,6 +60,36 @@ def restore(record: GameRecord, ruleset_source: Callable[[str], str],
                         mod_names=[str(m.get("name")) for m in record.mods], listed=record.listed,
                         claimed=list(record.claimed), version=record.version)
     return session._with_agents(secrets.randbits(48))
+
+
+def catch_up(session: TableGame, record: GameRecord) -> bool:
+    """Bring *session* to *record* (a newer version another process committed) in place when
+    the record only adds decisions or changes the seats: the decisions are applied to the
+    game as it is (so the ids of its decisions stay those the pages hold). False when the
+    record took decisions back (an undo): then the game must be rebuilt (:func:`restore`)."""
+    with session.lock:
+        mine, theirs = session.decisions, record.decisions
+        if [list(d) for d in theirs[:len(mine)]] != [list(d) for d in mine]:
+            return False
+        game = session.game
+        try:
+            for actor, value in theirs[len(mine):]:
+                if game.is_over or game.current_actor != actor:
+                    return False
+                game.apply(value, decision=game.decision_id)
+        except SpeciationError:
+            return False
+        data = record.seating
+        before = list(session.seats)
+        session.seating = Seating(kinds=list(data.get("kinds") or []), hashes=list(data.get("hashes") or []),
+                                  creator=data.get("creator"), hotseat=bool(data.get("hotseat")))
+        session.claimed, session.listed, session.version = list(record.claimed), record.listed, record.version
+        for seat, kind in enumerate(session.seats):
+            if kind != before[seat] and kind != HUMAN:
+                session.agents[seat] = make_agent(kind, secrets.randbits(48), seat)
+        if len(theirs) > len(mine) or session.seats != before:
+            session.undo_stack = UndoStack(game, session.humans)   # no undo past another's move
+        return True
 
 
 class Keeping:
@@ -138,12 +170,17 @@ class Keeping:
             await self._reload(ident)
             return problem
 
-    async def _reload(self, ident: str) -> None:
+    async def _reload(self, ident: str, catching_up: bool = False) -> None:
+        """Game *ident* as its record is now: caught up in place when it only moved on
+        (*catching_up*: another process's commit), else rebuilt."""
         if self.store is None:
             return
         record = await self.store.load(ident)
         if record is None:
             self.sessions.pop(ident, None)
+            return
+        session = self.sessions.get(ident)
+        if catching_up and session is not None and await asyncio.to_thread(catch_up, session, record):
             return
         self.sessions[ident] = await asyncio.to_thread(restore, record, self.ruleset_source, self.mod_source)
 
@@ -157,7 +194,7 @@ class Keeping:
             session = self.sessions.get(ident)
             if session is None or session.version >= version:
                 return
-            await self._reload(ident)
+            await self._reload(ident, catching_up=True)
         if ident in self.sessions:
             await self.show(ident)
             self.drive(ident)
