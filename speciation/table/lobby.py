@@ -8,7 +8,7 @@ the ruleset, the seats' kinds, which seats are free and whose turn it is.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -22,8 +22,7 @@ from .persist import record_of
 from .seats import HUMAN, Seating
 from .store import GameRecord
 
-if TYPE_CHECKING:
-    from .app import Table
+Table = Any  # the app's Table (app.py imports this module, so not the other way)
 
 MINE_LIMIT = 100   # games a page may ask about at once
 
