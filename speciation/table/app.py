@@ -64,6 +64,7 @@ class Table(Keeping):
     record: bool = False
     store: Store | None = None                                # where games are kept (None: memory only)
     locks: dict[str, asyncio.Lock] = field(default_factory=dict)   # per game: loading and storing
+    unloadable: dict[str, str] = field(default_factory=dict)       # game -> why its record cannot be rebuilt
 
     def new_id(self) -> str:
         return secrets.token_urlsafe(9)
@@ -374,7 +375,8 @@ def create_app(table: Table | None = None) -> Starlette:
         session = await table.load_game(ident)
         await socket.accept()
         if session is None:
-            await socket.send_text(json.dumps({"type": "error", "text": "no such game on this server"}))
+            await socket.send_text(json.dumps({"type": "error", "text": table.unloadable.get(ident)
+                                               or "no such game on this server"}))
             await socket.close()
             return
         page = Page(socket, token=socket.query_params.get("token") or None)

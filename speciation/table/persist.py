@@ -101,6 +101,7 @@ class Keeping:
     sessions: dict[str, TableGame]
     drivers: dict
     locks: dict[str, asyncio.Lock]
+    unloadable: dict[str, str]   # games whose record could not be rebuilt, and why
 
     def ruleset_source(self, name: str) -> str:  # the table's (app.Table)
         raise NotImplementedError
@@ -138,7 +139,12 @@ class Keeping:
                 record = await self.store.load(ident)
                 if record is None:
                     return None
-                session = await asyncio.to_thread(restore, record, self.ruleset_source, self.mod_source)
+                try:
+                    session = await asyncio.to_thread(restore, record, self.ruleset_source, self.mod_source)
+                except Exception as error:  # its ruleset or a mod is no longer offered, or changed
+                    self.unloadable[ident] = str(error)[:300]
+                    return None
+                self.unloadable.pop(ident, None)
                 self.sessions[ident] = session
         return session
 
@@ -167,7 +173,11 @@ class Keeping:
                 problem = "another page moved first (through another server): your move was not made"
             except Exception as error:  # the database failed: nothing is acknowledged
                 problem = f"the game could not be stored ({type(error).__name__}): your move was not made"
-            await self._reload(ident)
+            try:
+                await self._reload(ident)
+            except Exception as error:  # the record cannot be read back either: the game leaves memory
+                self.sessions.pop(ident, None)
+                problem += f" (and the game could not be reloaded: {type(error).__name__})"
             return problem
 
     async def _reload(self, ident: str, catching_up: bool = False) -> None:

@@ -185,3 +185,30 @@ def test_the_lobby_lists_open_games_joins_and_says_whose_turn(tmp_path):
         assert answer["games"] == []
     finally:
         running.stop()
+
+
+def test_a_game_of_a_folder_ruleset_needs_the_folder_offered_again(tmp_path):
+    from pathlib import Path
+
+    folder = str(Path(__file__).resolve().parents[2] / "rulesets" / "original")
+    running = RunningTable(store=Store(database_url(data=tmp_path)), rulesets={"mine": folder})
+    try:
+        status, links = request(running, "/api/games", {"ruleset": "mine", "players": 2,
+                                                        "seats": ["human", "human"], "hotseat": False})
+        assert status == 200, links
+        ident, token = links["game"], token_of(links["invites"][0]["url"])
+    finally:
+        running.stop()
+    running = serve(tmp_path)        # started without --ruleset: the game cannot be rebuilt, and the page is told
+    try:
+        with ws(running, ident, token) as socket:
+            error = recv(socket, "error")
+            assert "no ruleset named 'mine'" in error["text"] and folder not in error["text"]
+    finally:
+        running.stop()
+    running = RunningTable(store=Store(database_url(data=tmp_path)), rulesets={"mine": folder})
+    try:
+        with ws(running, ident, token) as socket:
+            assert recv(socket)["seat"] == 0
+    finally:
+        running.stop()
