@@ -104,7 +104,13 @@ def test_a_restarted_server_and_its_pages_go_on_from_the_same_position(browser, 
         assert [person.phase() for person in people] == phases
         people[0].shoot("restart-reconnected")
         play(people, running, ident, 3)                  # and the game goes on
-        # the lobby: this browser's games and whose turn it is
+        # the lobby: this browser's games and whose turn it is, and an open game to join
+        body = json.dumps({"ruleset": "original", "players": 3, "seats": ["human", "human", "greedy"],
+                           "listed": True})
+        request = urllib.request.Request(running.url + "/api/games", data=body.encode(), method="POST",
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=60) as response:
+            listed = json.loads(response.read())["game"]
         turn = running.table.sessions[ident].game.current_player
         home = people[turn].page
         home.goto(running.url + "/")
@@ -112,7 +118,12 @@ def test_a_restarted_server_and_its_pages_go_on_from_the_same_position(browser, 
         row = home.locator(f"#mine tr[data-game='{ident}']")
         assert "your turn" in row.inner_text()
         assert home.title().startswith("(1) your turn")
+        assert home.locator(f"#open-games tr[data-game='{listed}']").count() == 1
         people[turn].shoot("lobby-your-turn")
+        home.locator(f"#open-games tr[data-game='{listed}'] button").click()   # join it: a seat of one's own
+        home.wait_for_url(f"**/play/{listed}#t=*", timeout=WAIT)
+        home.wait_for_function("document.body.dataset.phase", timeout=WAIT)
+        assert "Player" in home.locator("#seat-name").inner_text()
     finally:
         for person in people:
             person.close()

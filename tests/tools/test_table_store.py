@@ -212,3 +212,36 @@ def test_a_game_of_a_folder_ruleset_needs_the_folder_offered_again(tmp_path):
             assert recv(socket)["seat"] == 0
     finally:
         running.stop()
+
+
+def test_an_undo_is_kept_too(tmp_path):
+    running = serve(tmp_path)
+    try:
+        status, links = request(running, "/api/games", {"ruleset": "original", "players": 2,
+                                                        "seats": ["human", "random"], "seed": 3, "hotseat": False})
+        ident, token = links["game"], token_of(links["invites"][0]["url"])
+        running.table.agent_delay = 0
+        with ws(running, ident, token) as socket:
+            state = recv(socket)
+            while not state["yours"]:
+                state = recv(socket)
+            socket.send(json.dumps({"type": "choose", "decision": state["decision"], "index": 0}))
+            state = recv(socket)
+            while not state["can_undo"]:
+                state = recv(socket)
+            made = len(running.table.sessions[ident].decisions)
+            socket.send(json.dumps({"type": "undo"}))
+            state = recv(socket)
+        kept = list(running.table.sessions[ident].decisions)
+        assert len(kept) < made
+        digest = running.table.sessions[ident].game.digest()
+    finally:
+        running.stop()
+    running = serve(tmp_path)
+    try:
+        with ws(running, ident, token) as socket:
+            recv(socket)
+        assert running.table.sessions[ident].decisions == kept
+        assert running.table.sessions[ident].game.digest() == digest
+    finally:
+        running.stop()
