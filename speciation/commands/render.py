@@ -22,12 +22,17 @@ def register(commands) -> None:
                         help="draw only what player N (1 = the first) may see (default: everything)")
     parser.add_argument("--out", metavar="FILE", help="write FILE.svg or FILE.png (default: text on stdout)")
     parser.add_argument("--lang", metavar="LANG", help="names in this language (e.g. pl)")
+    parser.add_argument("--ruleset", metavar="DIR",
+                        help="the ruleset folder the game was played with (needed when it is not a built-in one)")
+    parser.add_argument("--mod", action="append", default=[], metavar="PATH",
+                        help="a mod the game was played with (repeatable; needed when the save has mods)")
     parser.set_defaults(handler=cmd_render)
 
 
 def cmd_render(args: argparse.Namespace) -> int:
     try:
-        game = load_save(Path(args.save).read_text(encoding="utf-8"), lang=args.lang)
+        game = load_save(Path(args.save).read_text(encoding="utf-8"), lang=args.lang, named=args.ruleset,
+                         mods=args.mod, how=f"speciation render {args.save} --ruleset DIR [--mod PATH]")
     except OSError as exc:
         print(f"error: cannot read {args.save}: {exc.strerror}", file=sys.stderr)
         return 1

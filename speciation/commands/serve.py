@@ -23,6 +23,14 @@ def register(commands) -> None:
     serve.add_argument("--origin", action="append", default=[], metavar="URL",
                        help="another origin whose pages may use the table, e.g. https://table.example "
                             "(repeatable; by default only the server's own address)")
+    serve.add_argument("--data", metavar="DIR",
+                       help="folder of the games' SQLite database, created on first run "
+                            "(default: $XDG_DATA_HOME/speciation, i.e. ~/.local/share/speciation)")
+    serve.add_argument("--database", metavar="URL",
+                       help="keep the games in this database instead, e.g. postgresql+psycopg://user@host/db "
+                            "(several servers may share one PostgreSQL database)")
+    serve.add_argument("--memory", action="store_true",
+                       help="keep games in memory only: they end with the server")
     serve.set_defaults(handler=cmd_serve)
 
 
@@ -31,6 +39,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         import uvicorn
 
         from ..table.app import Table, create_app
+        from ..table.store import Store, database_url
     except ImportError as exc:
         print(f"error: the table needs the 'table' extra ({exc.name} is missing): "
               "pip install 'speciation[table]' (scripts/setup installs it)", file=sys.stderr)
@@ -39,8 +48,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if offered is None:
         return 2
     rulesets, mods = offered
+    try:
+        store = None if args.memory else Store(database_url(args.data, args.database))
+    except Exception as exc:  # a bad URL, a data folder that cannot be made, a missing driver
+        print(f"error: cannot open the games' database: {exc}", file=sys.stderr)
+        return 2
     table = Table(agent_delay=args.agent_delay, rulesets=rulesets, mods=mods, bound=args.host,
-                  origins={o.rstrip("/").lower() for o in args.origin})
+                  origins={o.rstrip("/").lower() for o in args.origin}, store=store)
     app = create_app(table)
     server = uvicorn.Server(uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
                                            ws_max_size=WS_MAX_SIZE))

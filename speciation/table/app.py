@@ -7,6 +7,7 @@ server-side, in a worker thread, so the page stays live. See ``docs/table.md``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import secrets
 from dataclasses import dataclass, field
@@ -20,13 +21,16 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..api import ruleset_folder
 from ..dsl.errors import RuleErrors, SpeciationError
-from ..dsl.loader import load_file
-from ..interpreter.ruleset import available_rulesets, find_ruleset, load_ruleset, variant_files
+from ..interpreter.ruleset import available_rulesets
 from . import messages
 from .guard import (MAX_BODY, Refused, bool_field, int_field, names_field, origin_allowed, parse_message,
                     text_field)
 from .session import HUMAN, Replay, TableGame, agent_names
+from .lobby import lobby_routes, offered_rulesets
+from .persist import Keeping
+from .store import Store
 
 STATIC = Path(__file__).parent / "static"
 
@@ -43,7 +47,7 @@ class Page:
 
 
 @dataclass
-class Table:
+class Table(Keeping):
     """Every game and replay the server holds, the pages watching them, and what the
     person who started the server offers: ruleset and mod folders by name, origins."""
 
@@ -58,6 +62,9 @@ class Table:
     drivers: dict[str, asyncio.Task] = field(default_factory=dict)
     sent: list[tuple[int | None, dict]] = field(default_factory=list)   # (seat, message), when recording
     record: bool = False
+    store: Store | None = None                                # where games are kept (None: memory only)
+    locks: dict[str, asyncio.Lock] = field(default_factory=dict)   # per game: loading and storing
+    unloadable: dict[str, str] = field(default_factory=dict)       # game -> why its record cannot be rebuilt
 
     def new_id(self) -> str:
         return secrets.token_urlsafe(9)
@@ -134,8 +141,7 @@ class Table:
             self.drivers[ident] = asyncio.get_running_loop().create_task(self._drive(ident))
 
     async def _drive(self, ident: str) -> None:
-        session = self.sessions[ident]
-        while session.agent_to_move():
+        while (session := self.sessions.get(ident)) is not None and session.agent_to_move():
             if self.agent_delay:
                 await asyncio.sleep(self.agent_delay)
             try:
@@ -144,6 +150,9 @@ class Table:
                 for page in self.pages.get(ident, []):
                     await self.error(page, f"an agent could not move: {error}")
                 return
+            if moved and (problem := await self.persist(ident)):
+                for page in self.pages.get(ident, []):
+                    await self.error(page, problem)
             await self.show(ident)
             if not moved:
                 break
@@ -175,6 +184,12 @@ class Table:
             error = await self.on_creator_message(session, page, data)
         else:
             error = f"unknown message type {kind[:30]!r} (the table knows ready, choose, undo, invite, replace)"
+        if error is None and kind != "ready":
+            error = await self.persist(ident)  # committed before the pages hear of it
+            if error:
+                await self.error(page, error)
+                await self.show(ident)
+                return
         if error:
             await self.error(page, error)
             await self.show(ident, only=page)
@@ -205,6 +220,12 @@ class Table:
         await self.send(page, message)
 
 
+def _origin(table: Table, text: str, session: TableGame) -> str:
+    """The name the server offers a resumed game's ruleset under (the folder's, or a built-in's)."""
+    folder = ruleset_folder(session.game.ruleset)
+    return folder if folder in table.rulesets else session.game.ruleset.name
+
+
 def _replay_state(replay: Replay, step: int, seat: int | None) -> dict:
     """Seat *seat*'s view of a replay after *step* decisions (no options: nothing to decide)."""
     game = replay.game_at(step)
@@ -228,28 +249,6 @@ def _links(session: TableGame) -> dict:
 
 
 # ---- HTTP -----------------------------------------------------------------------------------------
-
-def _rulesets(table: Table) -> list[dict]:
-    out = []
-    for name in [*available_rulesets(), *sorted(table.rulesets)]:
-        try:
-            source = table.ruleset_source(name)
-            ruleset = load_ruleset(source)
-            folder = find_ruleset(source)
-        except (RuleErrors, SpeciationError, Refused):
-            continue
-        variants = []
-        for variant, path in variant_files(folder).items():
-            try:
-                document, _ = load_file(str(path))
-                title = str(document.get("title", "")) if isinstance(document, dict) else ""
-            except SpeciationError:
-                title = ""
-            variants.append({"name": variant, "title": title})
-        out.append({"name": name, "title": ruleset.title or name, "min": ruleset.min_players,
-                    "max": ruleset.max_players, "variants": variants, "langs": sorted(ruleset.labels)})
-    return out
-
 
 def create_app(table: Table | None = None) -> Starlette:
     """The web app; *table* holds its games (a fresh one unless given, e.g. by tests)."""
@@ -279,14 +278,14 @@ def create_app(table: Table | None = None) -> Starlette:
         return FileResponse(STATIC / "index.html")
 
     async def table_page(request: Request) -> Response:
-        known = table.sessions if request.url.path.startswith("/play/") else table.replays
-        if request.path_params["ident"] not in known:
+        ident = request.path_params["ident"]
+        if (await table.load_game(ident) is None) if request.url.path.startswith("/play/") else ident not in table.replays:
             return Response("no such game on this server (it may have been restarted)", status_code=404)
         return FileResponse(STATIC / "table.html")
 
     async def api_rulesets(request: Request) -> Response:
         if not catalogue:
-            catalogue.extend(await asyncio.to_thread(_rulesets, table))
+            catalogue.extend(await asyncio.to_thread(offered_rulesets, table))
         return JSONResponse({"rulesets": catalogue, "agents": [HUMAN, *agent_names()],
                              "mods": sorted(table.mods)})
 
@@ -299,15 +298,26 @@ def create_app(table: Table | None = None) -> Starlette:
         mods = [table.mod_source(m) for m in names_field(body, "mods")]
         seats = names_field(body, "seats", 100)
         players = int_field(body, "players", len(seats) or None, 1, 100)
+        listed = bool_field(body, "listed", False)
         session = await asyncio.to_thread(
             TableGame.new, table.new_id(), source, players, seats, int_field(body, "seed", None),
             names_field(body, "variants"), mods, text_field(body, "lang", None, 20),
-            bool_field(body, "hotseat", True))
-        table.sessions[session.ident] = session
-        return JSONResponse(_links(session))
+            bool_field(body, "hotseat", True) and not listed)
+        session.origin, session.mod_names, session.listed = name, names_field(body, "mods"), listed
+        return await _kept(session)
 
-    def session_of(request: Request) -> TableGame:
-        session = table.sessions.get(request.path_params["ident"])
+    async def _kept(session: TableGame) -> Response:
+        """A new game's links, once its record is committed."""
+        links = _links(session)
+        table.sessions[session.ident] = session
+        problem = await table.persist(session.ident)
+        if problem:
+            table.sessions.pop(session.ident, None)
+            raise Refused(problem, 503)
+        return JSONResponse(links)
+
+    async def session_of(request: Request) -> TableGame:
+        session = await table.load_game(request.path_params["ident"])
         if session is None:
             raise Refused("no such game on this server", 404)
         return session
@@ -320,7 +330,7 @@ def create_app(table: Table | None = None) -> Starlette:
         return asked if asked in seats else None
 
     async def api_save(request: Request) -> Response:
-        session = session_of(request)
+        session = await session_of(request)
         token = request.query_params.get("token")
         name = f"speciation-{session.game.ruleset.name}-{session.ident}"
         if session.game.is_over or session.seating.all_people_here(token):
@@ -338,15 +348,15 @@ def create_app(table: Table | None = None) -> Starlette:
         lang = text_field(dict(request.query_params), "lang", None, 20)
         ident = table.new_id()
         if request.url.path.endswith("/replay"):
-            table.replays[ident] = await asyncio.to_thread(Replay.from_save, ident, text, lang)
+            table.replays[ident] = await asyncio.to_thread(Replay.from_save, ident, text, lang, table.rulesets)
             return JSONResponse({"url": f"/replay/{ident}"})
         hotseat = request.query_params.get("hotseat", "1") != "0"
-        session = await asyncio.to_thread(TableGame.resume, ident, text, None, lang, hotseat)
-        table.sessions[ident] = session
-        return JSONResponse(_links(session))
+        session = await asyncio.to_thread(TableGame.resume, ident, text, None, lang, hotseat, table.rulesets)
+        session.origin = _origin(table, text, session)
+        return await _kept(session)
 
     async def api_replay_of(request: Request) -> Response:
-        session = session_of(request)
+        session = await session_of(request)
         body = await _json_body(request)
         token = text_field(body, "token", None, 100)
         if session.game.is_over or session.seating.all_people_here(token):
@@ -362,10 +372,11 @@ def create_app(table: Table | None = None) -> Starlette:
             await socket.close(code=1008)  # before accepting: the handshake is refused (403)
             return
         ident = socket.path_params["ident"]
-        session = table.sessions.get(ident)
+        session = await table.load_game(ident)
         await socket.accept()
         if session is None:
-            await socket.send_text(json.dumps({"type": "error", "text": "no such game on this server"}))
+            await socket.send_text(json.dumps({"type": "error", "text": table.unloadable.get(ident)
+                                               or "no such game on this server"}))
             await socket.close()
             return
         page = Page(socket, token=socket.query_params.get("token") or None)
@@ -373,6 +384,7 @@ def create_app(table: Table | None = None) -> Starlette:
             await table.error(page, "this link's token is not (or no longer) valid for this game: "
                                     "you are watching as a spectator")
         table.pages.setdefault(ident, []).append(page)
+        await table.claim(ident, page.token)
         try:
             await table.show(ident, only=page)
             table.drive(ident)
@@ -442,7 +454,17 @@ def create_app(table: Table | None = None) -> Starlette:
         WebSocketRoute("/ws/replay/{ident}", ws_replay),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes)
+    routes[-1:-1] = lobby_routes(table, guarded, _json_body)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        await table.open_store()
+        try:
+            yield
+        finally:
+            await table.close_store()
+
+    app = Starlette(routes=routes, lifespan=lifespan)
     app.state.table = table
     return app
 

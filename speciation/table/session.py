@@ -23,6 +23,10 @@ from ..undo import UndoRefused, UndoStack
 from .seats import HUMAN, Seating
 
 
+# How a person names a ruleset folder a save needs: the server offers it, by its name.
+FOLDER_HOW = "start the server with it, speciation serve --ruleset DIR (pages never name a path)"
+
+
 def agent_names() -> list[str]:
     """The agent names a seat may take (besides a person)."""
     return [n for n in AGENT_NAMES if n != HUMAN]
@@ -39,6 +43,14 @@ class TableGame:
     lang: str | None = None
     agents: dict[int, Any] = field(default_factory=dict)
     lock: threading.RLock = field(default_factory=threading.RLock)
+    # how the game is kept (:mod:`.persist`): the ruleset and mods by the names the server
+    # offers them under, listed in the lobby or not, the person seats taken, the version
+    # of its record in the database (0: not stored yet)
+    origin: str = ""
+    mod_names: list[str] = field(default_factory=list)
+    listed: bool = False
+    claimed: list[bool] = field(default_factory=list)
+    version: int = 0
 
     def __post_init__(self) -> None:
         if isinstance(self.seating, list):  # a plain list of seat kinds
@@ -68,16 +80,18 @@ class TableGame:
 
     @classmethod
     def resume(cls, ident: str, text: str, seats: list[str] | None = None,
-               lang: str | None = None, hotseat: bool = True) -> TableGame:
-        """A session from a save (the engine's format; a table's save also names its seats).
-        The save must hold its history, and the history must lead to the saved state."""
-        game = load_save(text, lang=lang, verify=True)
+               lang: str | None = None, hotseat: bool = True, folders: dict[str, str] | None = None) -> TableGame:
+        """A session from a save (the engine's format; a table's save also names its seats,
+        with options after a colon, ``mcts:iterations=400``, dropped). The save must hold its
+        history, and the history must lead to the saved state. A ruleset from a folder is
+        found among *folders* (what the server offers) by the name the save records."""
+        game = load_save(text, lang=lang, verify=True, folders=folders or {}, how=FOLDER_HOW)
         if game.history is None:
             raise SaveFileError("this save holds no decision history, so the table cannot check it: "
                                 "only a save with its decisions can be resumed")
         table = _table_part(text)
         players = len(game.state["players"])
-        chosen = seats or table.get("seats") or [HUMAN] * players
+        chosen = seats or [str(s).split(":")[0] for s in table.get("seats") or []] or [HUMAN] * players
         if not isinstance(chosen, list):
             raise SaveFileError("the save's table part names no list of seats")
         seating = Seating(_seat_list(chosen, players), hotseat=hotseat)
@@ -195,9 +209,7 @@ class TableGame:
         """The game as a save (the engine's format, with its history) and the table's seats:
         the whole state, hidden parts included (see :meth:`seat_record` for a seat's)."""
         with self.lock:
-            data = json.loads(save_json(self.game))
-        data["table"] = {"seats": self.seats}
-        return json.dumps(data)
+            return save_json(self.game, self.seats)
 
     def seat_record(self, seat: int | None) -> str:
         """What seat *seat* has seen of the game (None: a spectator, what every seat has
@@ -247,11 +259,12 @@ class Replay:
         self._games: list[Game] = [replay(ruleset, history, lang=lang, stop=0)]
 
     @classmethod
-    def from_save(cls, ident: str, text: str, lang: str | None = None) -> Replay:
+    def from_save(cls, ident: str, text: str, lang: str | None = None,
+                  folders: dict[str, str] | None = None) -> Replay:
         """The replay of a save; under rules changed since, it stops at the first decision
         that no longer applies (and says which)."""
         try:
-            game = load_save(text, lang=lang)
+            game = load_save(text, lang=lang, folders=folders or {}, how=FOLDER_HOW)
         except ReplayError as error:
             game = error.game
         data = json.loads(text)

@@ -37,12 +37,12 @@ def chromium() -> str:
 class RunningTable:
     """The table's app served by uvicorn on a free local port, in a thread."""
 
-    def __init__(self, agent_delay: float = 0.0, **options):
+    def __init__(self, agent_delay: float = 0.0, port: int = 0, **options):
         import uvicorn
 
         from speciation.table.app import Table, create_app
         self.table = Table(agent_delay=agent_delay, **options)
-        config = uvicorn.Config(create_app(self.table), host="127.0.0.1", port=0, log_level="warning",
+        config = uvicorn.Config(create_app(self.table), host="127.0.0.1", port=port, log_level="warning",
                                 ws_max_size=1 << 20)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)

@@ -92,11 +92,17 @@ async function start(event) {
     seats: [...document.querySelectorAll("#seats select")].map((s) => s.value),
     lang: $("lang").value || null,
     seed: $("seed").value === "" ? null : Number($("seed").value),
-    hotseat: $("hotseat").checked,
+    hotseat: $("hotseat").checked && !$("listed").checked,
+    listed: $("listed").checked,
   };
   $("start").disabled = true;
   try {
     const data = await post("/api/games", body);
+    if (body.listed && data.invites.length) {  // a lobby game: the creator takes the first person's seat
+      Lobby.remember(data.game, data.url.split("#t=")[1]);
+      location.href = data.invites[0].url;
+      return;
+    }
     opened(data);
   } catch (error) {
     $("new-error").textContent = error.message;
@@ -107,6 +113,7 @@ async function start(event) {
 // A game was made: keep its invite links for the creator's page; go to the table, or show
 // the links first when people play on their own devices.
 function opened(data) {
+  Lobby.remember(data.game, data.url.split("#t=")[1]);
   const links = {};
   for (const invite of data.invites) links[invite.seat] = location.origin + invite.url;
   sessionStorage.setItem(`speciation-links-${data.game}`, JSON.stringify(links));

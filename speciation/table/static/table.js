@@ -19,7 +19,8 @@ function connect() {
   const text = query.toString();
   socket = new WebSocket(`${scheme}://${location.host}/ws/${mode}/${ident}${text ? "?" + text : ""}`);
   socket.onmessage = (event) => receive(JSON.parse(event.data));
-  socket.onclose = () => toast("the connection to the table was closed (reload the page to reconnect)");
+  socket.onopen = () => Reconnect.opened();
+  socket.onclose = () => Reconnect.closed(connect, toast);  // reconnect.js: tries again with backoff
 }
 
 function send(message) {
