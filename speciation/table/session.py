@@ -185,6 +185,8 @@ class TableGame:
     def undo(self, seat: int) -> str | None:
         """Take back *seat*'s last decision and the agents' replies after it."""
         with self.lock:
+            if self.game.is_over:
+                return "the game is over"
             try:
                 self.undo_stack.undo(seat)
             except UndoRefused as refusal:

@@ -85,7 +85,7 @@ function showStatus(message) {
     $("who").textContent = "Game over";
     $("prompt").textContent = message.winner_name ? `${message.winner_name} ${_("wins")}` : "";
   } else if (message.yours) {
-    $("who").textContent = `Your decision (${message.seat_name}):`;
+    $("who").textContent = `${_("Your decision")} — ${message.seat_name}:`;
     $("prompt").textContent = message.prompt;
   } else {
     const thinking = message.agent_thinking ? " (thinking…)" : "";
@@ -141,10 +141,8 @@ function showOptions(message) {
   for (const o of message.options) {
     const button = document.createElement("button");
     button.className = "option" + (o.entities.length ? " on-board" : "");
-    const key = document.createElement("kbd");
-    key.textContent = o.index + 1;
-    key.title = _("type the number to choose");
-    button.append(key, " ", o.label);
+    button.textContent = o.label;
+    button.dataset.key = o.index + 1;  // drawn before the label (the number key that chooses it)
     button.dataset.index = o.index;
     if (o.entities.length) {
       button.dataset.entities = o.entities.join(" ");
