@@ -230,17 +230,25 @@ class Scene:
             if record is None or record.get("kind") not in ("cell", "corner"):
                 return match.group()
             if record["kind"] == "cell":
-                said = self.cell_title(record)
+                said = self.place_name(place)
                 inner = after[2:-1]
                 if inner and not any(c.isdigit() for c in inner) and len(inner.split()) <= 3:
                     said, after = f"{inner} {place}", ""  # "-1,0 (forest)": as the line says it was then
             else:
-                said = f"{self.text('corner of')} " + " / ".join(
-                    self.cell_title(self.ent[c]) if c in self.ent else c for c in self.corner_cells(place))
+                said = f"{self.text('corner of')} " + " / ".join(self.place_name(c) for c in self.corner_cells(place))
             if word is not None and word != said.split(" ", 1)[0]:  # "corner 1,2|...": "corner of ..."
                 said = f"{word} {said}"
             return said + after
-        return self._PLACE.sub(name, line)
+        return self._PLACE.sub(name, line) if "," in line else line
+
+    def place_name(self, cell: str) -> str:
+        """A cell by its label attribute and place (``cell_title``), once per scene."""
+        if not hasattr(self, "_places"):
+            self._places: dict[str, str] = {}
+        said = self._places.get(cell)
+        if said is None:
+            said = self._places[cell] = self.cell_title(self.ent[cell]) if cell in self.ent else cell
+        return said
 
     def panels(self) -> list[dict]:
         """The records that get a panel (those whose ``show_if`` attribute is true)."""
