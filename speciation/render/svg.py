@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
+from .layout import card_lines, card_height
 from .scene import BLANK, Scene, centre
 
 HEX = 44                      # hex radius (centre to corner)
@@ -131,9 +132,9 @@ def _cell(canvas: _Canvas, record: dict, cx: float, cy: float, spec: dict) -> No
     body = [f'<polygon points="{_hexagon(cx, cy, HEX - 1)}" fill="{fill}" stroke="#5a4a32" stroke-width="2"/>']
     label_attr = spec.get("cell_label")
     if label_attr and record.get(label_attr) is not None:
-        body.append(_text(cx, cy - HEX * 0.52, scene.label(record[label_attr]), 9, "middle", "bold", _ink(fill)))
+        body.append(_text(cx, cy - HEX * 0.52, scene.label(record[label_attr]), 10, "middle", "bold", _ink(fill)))
     else:
-        body.append(_text(cx, cy - HEX * 0.52, record["id"], 8, "middle", "normal", "#8a7a5a"))
+        body.append(_text(cx, cy - HEX * 0.52, record["id"], 9, "middle", "normal", "#8a7a5a"))
     pieces = spec.get("pieces") or {}
     units = {k: v for k, v in (record.get(pieces.get("attribute", "")) or {}).items() if v}
     for i, (owner, count) in enumerate(units.items()):
@@ -261,8 +262,8 @@ def _row(canvas: _Canvas, source: dict, x0: float, y: float) -> tuple[float, flo
     canvas.add(_text(x0, y + 14, scene.source_label(source), 14, weight="bold"))
     kind = source.get("as", "cards" if all(v in scene.ruleset.cards for v in values) and values else "tokens")
     if kind == "cards":
-        fitted = [_card_lines(scene.card_text(ident)) for ident in values]
-        height = max([CARD_H] + [_card_height(size, lines) for size, lines in fitted])
+        fitted = [card_lines(scene.card_text(ident)) for ident in values]
+        height = max([CARD_H] + [card_height(size, lines) for size, lines in fitted])
         for i, ident in enumerate(values):
             _card(canvas, ident, x0 + i * (CARD_W + 8), y + 22, i + 1, fitted[i], height)
         return len(values) * (CARD_W + 8), 22 + height + 12
@@ -309,27 +310,9 @@ def _pile(canvas: _Canvas, source: dict, x: float, y: float) -> None:
     canvas.group(entity, f"{label}: {shown or '—'} ({len(values)})", "".join(body), "pile")
 
 
-# A card's text: the largest of these sizes (font size, characters a line) at which it fits
-# in CARD_LINES lines; a longer text takes the smallest and makes its row's cards taller.
-CARD_FONTS = ((10.0, 27), (9.0, 30), (8.5, 32))
-CARD_LINES = 8
-
-
-def _card_lines(text: str) -> tuple[float, list[str]]:
-    for size, width in CARD_FONTS:
-        lines = textwrap.wrap(text, width)
-        if len(lines) <= CARD_LINES:
-            return size, lines
-    return size, lines
-
-
-def _card_height(size: float, lines: list[str]) -> float:
-    return 30 + len(lines) * (size + 2.5) + 6
-
-
 def _card(canvas: _Canvas, ident: str, x: float, y: float, slot: int, fitted: tuple[float, list[str]],
           height: float) -> None:
-    """A card with its whole text (see :func:`_card_lines`); a card whose effect is not
+    """A card with its whole text (see :func:`.layout.card_lines`); a card whose effect is not
     confirmed is marked in its corner, its provenance in the hover text."""
     scene = canvas.scene
     name = scene.label(ident)
@@ -337,12 +320,19 @@ def _card(canvas: _Canvas, ident: str, x: float, y: float, slot: int, fitted: tu
     known = scene.provenance(ident)
     body = [f'<rect x="{x}" y="{y}" width="{CARD_W}" height="{height:.0f}" rx="7" fill="#fffaf0" stroke="#7a5c2e" '
             f'stroke-width="2"/>', f'<rect x="{x}" y="{y}" width="{CARD_W}" height="22" rx="7" fill="#7a5c2e"/>',
-            _text(x + 8, y + 15, _fit(f"{slot}. {name}", 21 if known else 24), 11, weight="bold", fill="#fff")]
+            _card_name(f"{slot}. {name}", x + 8, y + 15, 21 if known else 24)]
     if known is not None:
         body.append(_mark(x + CARD_W - 12, y + 11, known[0]))
     for i, line in enumerate(lines):
         body.append(_text(x + 6, y + 36 + i * (size + 2.5), line, size))
     canvas.group(ident, scene.card_title(ident), "".join(body), "card")
+
+
+def _card_name(name: str, x: float, y: float, room: int) -> str:
+    """A card's name in its title bar: 11 px, smaller for a long name (cut only past that)."""
+    if len(name) <= room:
+        return _text(x, y, name, 11, weight="bold", fill="#fff")
+    return _text(x, y - 0.5, _fit(name, room * 11 // 8), 8, weight="bold", fill="#fff")
 
 
 def _mark(x: float, y: float, confidence: str) -> str:
