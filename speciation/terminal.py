@@ -13,6 +13,7 @@ from .agents.base import UndoRequest
 from .interpreter.game import Action, Game
 from .outcome import GameOutcome
 from .play import play
+from .render.scene import Scene, with_defaults
 from .undo import Checkpoint, UndoRefused, UndoStack
 
 __all__ = ["TerminalSession"]
@@ -83,7 +84,16 @@ class TerminalSession:
             text = self.visible(line, seats)
             if text is not None:
                 out.append(text)
-        return out
+        return self.readable(out)
+
+    def readable(self, lines: list[str]) -> list[str]:
+        """The lines with the grid's places named as the options name them (a cell by its
+        terrain and place, a corner by its cells), never by their ids."""
+        if not any(Scene._PLACE.search(line) for line in lines):
+            return lines
+        names = Scene(self.game.ruleset, self.game.state, None, self.game.lang,
+                      with_defaults(self.game.ruleset, self.game.state))
+        return [names.readable(line) for line in lines]
 
     def flush_private(self, seat: int) -> None:
         """Several people at one terminal: a person's own private lines, at their prompt."""

@@ -33,6 +33,11 @@ class SeatView:
         self.seat = seat
 
     @property
+    def decision_number(self) -> int:
+        """How many decisions the game has taken (every seat may know it)."""
+        return self._game.decision_number
+
+    @property
     def players(self) -> int:
         """How many players the game has."""
         return len(self._game.state["players"])

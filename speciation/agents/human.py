@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ..dsl.errors import did_you_mean
 from ..interpreter.game import Action
@@ -45,25 +45,52 @@ class HumanAgent:
         # why this seat may not undo now (None: it may); set by whoever keeps the undo
         # (the terminal's session); without it, undo is not available
         self.undo_refusal: Callable[[int], str | None] | None = None
+        self._numbers_key: tuple | None = None   # the question last asked, and its options' numbers
+        self._numbers: dict[str, int] = {}
 
     def choose(self, seat: SeatView) -> Action:
         actions = seat.legal_actions()
         scene = Scene.of(seat)
         self.write(f"{scene.label(seat.actor)}: {seat.prompt or 'choose'}")
-        for number, action in enumerate(actions, 1):
-            self.write(f"  {number}. {label_of(scene, action)}")
+        numbers = self.numbering(seat, actions)
+        labels = {n: label_of(scene, a) for n, a in zip(numbers, actions)}
+        for number in sorted(labels):
+            self.write(f"  {number}. {labels[number]}")
+        by_number = dict(zip(numbers, actions))
+        shown = f"{min(numbers)}-{max(numbers)}" if max(numbers) - min(numbers) + 1 == len(numbers) \
+            else ",".join(map(str, sorted(numbers)))
         while True:
             try:
-                answer = self.read(f"choice [1-{len(actions)}, help, q]: ").strip()
+                answer = self.read(f"choice [{shown}, help, q]: ").strip()
             except EOFError:
                 raise QuitGame() from None
             word, _, rest = answer.partition(" ")
             word = word.lower()
             if word in ("q", "quit"):
                 raise QuitGame()
-            if answer.isdigit() and 1 <= int(answer) <= len(actions):
-                return actions[int(answer) - 1]
-            self.command(seat, word, rest.strip(), len(actions))
+            if answer.isdigit() and int(answer) in by_number:
+                self.write(f"  -> {answer.lstrip('0')}. {labels[int(answer)]}")  # as it was offered
+                return by_number[int(answer)]
+            self.command(seat, word, rest.strip(), max(numbers))
+
+    def numbering(self, seat: SeatView, actions: Sequence[Action]) -> list[int]:
+        """The options' numbers: 1 to n, but when this seat is asked the same question again
+        at once (picks one at a time), every option still offered keeps the number it had
+        (a new one takes a number after them), so a number never names another option."""
+        key = (seat.seat, seat.actor, seat.prompt, seat.decision_number - 1)
+        values = [repr(a.value) for a in actions]
+        before = self._numbers if self._numbers_key == key else {}
+        numbers, used = [], set(before.values())
+        following = max(used, default=0)
+        for value in values:
+            number = before.get(value)
+            if number is None or number in numbers:
+                following += 1
+                number = following
+            numbers.append(number)
+        # the key the next question must have to keep these numbers: the same, right after this
+        self._numbers_key, self._numbers = key[:3] + (seat.decision_number,), dict(zip(values, numbers))
+        return numbers
 
     def hand_over(self, name: str) -> None:
         """Several people at one terminal: hide what is on the screen (cleared on a

@@ -148,6 +148,44 @@ class Scene:
         card = self.ruleset.cards.get(ident)
         return card.text.strip() if card else ""
 
+    def provenance(self, ident: Any) -> tuple[str, str] | None:
+        """(confidence, note) of a card whose effect is not confirmed by a printed text (a
+        placeholder or a reconstruction), for its mark and hover text; None otherwise."""
+        card = self.ruleset.cards.get(ident) if isinstance(ident, str) else None
+        confidence = (card.provenance or {}).get("confidence") if card else None
+        if card is None or confidence in (None, "confirmed"):
+            return None
+        note = " ".join(str(card.provenance.get("note") or "").split())
+        sources = "; ".join(map(str, card.provenance.get("sources") or []))
+        return self.text(confidence), note + (f" ({self.text('sources')}: {sources})" if sources else "")
+
+    def card_title(self, ident: str) -> str:
+        """A card's hover text: its name, its rule text and, for a card that is not
+        confirmed, its provenance (how sure the effect is, and the note saying why)."""
+        name, text = self.label(ident), self.card_text(ident)
+        title = f"{name}: {text}" if text else name
+        known = self.provenance(ident)
+        if known is not None:
+            title += f"\n\n{self.text('provenance')}: {known[0]}" + (f" — {known[1]}" if known[1] else "")
+        return title
+
+    def short(self, value: Any, palette: str | None = None) -> str:
+        """The few letters drawn on a token: the presentation's ``short`` name for *value*
+        (in the scene's language), else the first two letters of its name, or, when another
+        value of its palette starts with the same two, its first letter and the first letter
+        that tells them apart."""
+        declared = (self.presentation.get("short") or {}).get(value) if isinstance(value, str) else None
+        if declared:
+            return self.text(declared)
+        name = self.label(value)
+        values = self.presentation.get("palettes", {}).get(palette or "", {})
+        others = [self.label(v) for v in values if v != value and not (self.presentation.get("short") or {}).get(v)]
+        clash = [o for o in others if o[:2].lower() == name[:2].lower()]
+        for k in range(2, len(name)):
+            if clash and all(len(o) <= k or o[k].lower() != name[k].lower() for o in clash):
+                return name[0] + name[k]
+        return name[:2]
+
     @property
     def cells(self) -> list[dict]:
         return [self.ent[c] for c in self.ruleset.grid.cells if c in self.ent]
@@ -159,6 +197,58 @@ class Scene:
         if self.seat is None:
             return None
         return self.label(self.state["players"][self.seat])
+
+    def roles(self) -> dict[str, list[str]]:
+        """What each player plays, by name (the records the presentation gives a panel, by
+        owner: the log names a player by these)."""
+        out: dict[str, list[str]] = {}
+        for record in self.panels():
+            owner = self.owner_of(record)
+            if owner is not None and owner != record.get("id"):
+                out.setdefault(owner, []).append(self.label(record["id"]))
+        return out
+
+    def player_name(self, seat: int) -> str:
+        """One name for a seat everywhere (the bar, the players, the end, the picture): what
+        it plays, as the log names it, with the player: ``Mammals (Player 2)``."""
+        player = self.state["players"][seat]
+        if not hasattr(self, "_roles"):
+            self._roles: dict[str, list[str]] = self.roles()
+        plays = self._roles.get(player, [])
+        return f"{', '.join(plays)} ({self.label(player)})" if plays else self.label(player)
+
+    _PLACE = re.compile(r"(?:(?P<word>\w+) )?(?<![\w,|.])(?P<place>-?\d+,-?\d+(?:\|-?\d+,-?\d+)*)(?![\w,|])"
+                        r"(?P<after> \([^()]*\))?")
+
+    def readable(self, line: str) -> str:
+        """A log line with the grid's cells and corners named as a reader knows them (a
+        cell by its label attribute and place, ``jungle -1,0``; a corner by the cells around
+        it), never by their ids."""
+        def name(match: re.Match) -> str:
+            word, place, after = match.group("word"), match.group("place"), match.group("after") or ""
+            record = self.ent.get(place)
+            if record is None or record.get("kind") not in ("cell", "corner"):
+                return match.group()
+            if record["kind"] == "cell":
+                said = self.place_name(place)
+                inner = after[2:-1]
+                if inner and not any(c.isdigit() for c in inner) and len(inner.split()) <= 3:
+                    said, after = f"{inner} {place}", ""  # "-1,0 (forest)": as the line says it was then
+            else:
+                said = f"{self.text('corner of')} " + " / ".join(self.place_name(c) for c in self.corner_cells(place))
+            if word is not None and word != said.split(" ", 1)[0]:  # "corner 1,2|...": "corner of ..."
+                said = f"{word} {said}"
+            return said + after
+        return self._PLACE.sub(name, line) if "," in line else line
+
+    def place_name(self, cell: str) -> str:
+        """A cell by its label attribute and place (``cell_title``), once per scene."""
+        if not hasattr(self, "_places"):
+            self._places: dict[str, str] = {}
+        said = self._places.get(cell)
+        if said is None:
+            said = self._places[cell] = self.cell_title(self.ent[cell]) if cell in self.ent else cell
+        return said
 
     def panels(self) -> list[dict]:
         """The records that get a panel (those whose ``show_if`` attribute is true)."""

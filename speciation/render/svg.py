@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
+from .layout import card_lines, card_height
 from .scene import BLANK, Scene, centre
 
 HEX = 44                      # hex radius (centre to corner)
@@ -131,9 +132,9 @@ def _cell(canvas: _Canvas, record: dict, cx: float, cy: float, spec: dict) -> No
     body = [f'<polygon points="{_hexagon(cx, cy, HEX - 1)}" fill="{fill}" stroke="#5a4a32" stroke-width="2"/>']
     label_attr = spec.get("cell_label")
     if label_attr and record.get(label_attr) is not None:
-        body.append(_text(cx, cy - HEX * 0.52, scene.label(record[label_attr]), 9, "middle", "bold", _ink(fill)))
+        body.append(_text(cx, cy - HEX * 0.52, scene.label(record[label_attr]), 10, "middle", "bold", _ink(fill)))
     else:
-        body.append(_text(cx, cy - HEX * 0.52, record["id"], 8, "middle", "normal", "#8a7a5a"))
+        body.append(_text(cx, cy - HEX * 0.52, record["id"], 9, "middle", "normal", "#8a7a5a"))
     pieces = spec.get("pieces") or {}
     units = {k: v for k, v in (record.get(pieces.get("attribute", "")) or {}).items() if v}
     for i, (owner, count) in enumerate(units.items()):
@@ -164,7 +165,7 @@ def _corners(canvas: _Canvas, spec: dict, dx: float, dy: float) -> None:
             body = f'<circle cx="{x:.1f}" cy="{y:.1f}" r="5" fill="#fff" fill-opacity="0.25" stroke="none"/>'
         else:
             fill = scene.colour(token.get("palette"), value)
-            body = _disk(x, y, 10, fill, scene.label(value)[:2])
+            body = _disk(x, y, 10, fill, scene.short(value, token.get("palette")))
         canvas.group(corner, scene.describe_corner(record), body, "corner")
 
 
@@ -229,7 +230,7 @@ def _tokens(canvas: _Canvas, source: dict, x: float, cy: float) -> float:
     for value in values if isinstance(values, list) else [values]:
         fill = scene.colour(source.get("palette"), value)
         canvas.add(f'<g class="token" data-value={quoteattr(str(value))}>{_title(scene.label(value))}'
-                   f'{_disk(x + 9, cy, 9, fill, scene.label(value)[:2])}</g>')
+                   f'{_disk(x + 9, cy, 9, fill, scene.short(value, source.get("palette")))}</g>')
         x += 21
     return x
 
@@ -261,9 +262,11 @@ def _row(canvas: _Canvas, source: dict, x0: float, y: float) -> tuple[float, flo
     canvas.add(_text(x0, y + 14, scene.source_label(source), 14, weight="bold"))
     kind = source.get("as", "cards" if all(v in scene.ruleset.cards for v in values) and values else "tokens")
     if kind == "cards":
+        fitted = [card_lines(scene.card_text(ident)) for ident in values]
+        height = max([CARD_H] + [card_height(size, lines) for size, lines in fitted])
         for i, ident in enumerate(values):
-            _card(canvas, ident, x0 + i * (CARD_W + 8), y + 22, i + 1)
-        return len(values) * (CARD_W + 8), 22 + CARD_H + 12
+            _card(canvas, ident, x0 + i * (CARD_W + 8), y + 22, i + 1, fitted[i], height)
+        return len(values) * (CARD_W + 8), 22 + height + 12
     for i, value in enumerate(values):
         detail = scene.row_detail(source, value)  # colours the item when it has one
         fill = scene.colour(source.get("palette"), value if detail is None else detail)
@@ -307,16 +310,36 @@ def _pile(canvas: _Canvas, source: dict, x: float, y: float) -> None:
     canvas.group(entity, f"{label}: {shown or '—'} ({len(values)})", "".join(body), "pile")
 
 
-def _card(canvas: _Canvas, ident: str, x: float, y: float, slot: int) -> None:
+def _card(canvas: _Canvas, ident: str, x: float, y: float, slot: int, fitted: tuple[float, list[str]],
+          height: float) -> None:
+    """A card with its whole text (see :func:`.layout.card_lines`); a card whose effect is not
+    confirmed is marked in its corner, its provenance in the hover text."""
     scene = canvas.scene
     name = scene.label(ident)
-    text = scene.card_text(ident)
-    body = [f'<rect x="{x}" y="{y}" width="{CARD_W}" height="{CARD_H}" rx="7" fill="#fffaf0" stroke="#7a5c2e" '
+    size, lines = fitted
+    known = scene.provenance(ident)
+    body = [f'<rect x="{x}" y="{y}" width="{CARD_W}" height="{height:.0f}" rx="7" fill="#fffaf0" stroke="#7a5c2e" '
             f'stroke-width="2"/>', f'<rect x="{x}" y="{y}" width="{CARD_W}" height="22" rx="7" fill="#7a5c2e"/>',
-            _text(x + 8, y + 15, _fit(f"{slot}. {name}", 24), 11, weight="bold", fill="#fff")]
-    for i, line in enumerate(textwrap.wrap(text, 30)[:7]):
-        body.append(_text(x + 6, y + 35 + i * 11.5, line, 8.5))
-    canvas.group(ident, f"{name}: {text}" if text else name, "".join(body), "card")
+            _card_name(f"{slot}. {name}", x + 8, y + 15, 21 if known else 24)]
+    if known is not None:
+        body.append(_mark(x + CARD_W - 12, y + 11, known[0]))
+    for i, line in enumerate(lines):
+        body.append(_text(x + 6, y + 36 + i * (size + 2.5), line, size))
+    canvas.group(ident, scene.card_title(ident), "".join(body), "card")
+
+
+def _card_name(name: str, x: float, y: float, room: int) -> str:
+    """A card's name in its title bar: 11 px, smaller for a long name (cut only past that)."""
+    if len(name) <= room:
+        return _text(x, y, name, 11, weight="bold", fill="#fff")
+    return _text(x, y - 0.5, _fit(name, room * 11 // 8), 8, weight="bold", fill="#fff")
+
+
+def _mark(x: float, y: float, confidence: str) -> str:
+    """The mark of a card whose effect is not confirmed (its provenance in the hover text)."""
+    return (f'<g class="provenance" data-confidence={quoteattr(confidence)}>'
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="7.5" fill="#f2b705" stroke="#fff" stroke-width="1"/>'
+            + _text(x, y + 4, "?", 11, "middle", "bold", "#111") + "</g>")
 
 
 # ---- panels, counters, log ---------------------------------------------------------------------
@@ -353,7 +376,7 @@ def _field_value(canvas: _Canvas, field: dict, value: Any, x: float, y: float) -
     if isinstance(value, list) and value and field.get("as") == "cards":
         return _chips(canvas, value, x, y)
     if isinstance(value, list) and field.get("palette"):
-        return "".join(_disk(x + 8 + i * 19, y - 4, 8, scene.colour(field["palette"], v), scene.label(v)[:2])
+        return "".join(_disk(x + 8 + i * 19, y - 4, 8, scene.colour(field["palette"], v), scene.short(v, field["palette"]))
                        for i, v in enumerate(value[:6])) + (_text(x + 124, y, f"+{len(value) - 6}", 10)
                                                             if len(value) > 6 else "")
     shown = scene.label(value) if not isinstance(value, list) else (scene.items(value) or "—")
@@ -367,11 +390,13 @@ def _chips(canvas: _Canvas, cards: list, x: float, y: float) -> str:
     out = []
     for i, ident in enumerate(cards[:3]):
         name = scene.label(ident)
-        text = scene.card_text(ident) if isinstance(ident, str) else ""
         body = (f'<rect x="{x + i * 42:.1f}" y="{y - 13:.1f}" width="40" height="17" rx="3" fill="#fffaf0" '
                 f'stroke="#7a5c2e" stroke-width="1.2"/>' + _text(x + i * 42 + 20, y - 1, _fit(name, 8), 8, "middle"))
+        known = scene.provenance(ident)
+        if known is not None:
+            body += _mark(x + i * 42 + 38, y - 13, known[0])
         entity = ident if isinstance(ident, str) and ident in scene.ent else None
-        title = f"{name}: {text}" if text else name
+        title = scene.card_title(ident) if isinstance(ident, str) else name
         out.append(f'<g class="card"{canvas.entity(entity, title)}>{_title(title)}{body}</g>')
     return "".join(out) + (_text(x + 126, y, f"+{len(cards) - 3}", 10) if len(cards) > 3 else "")
 
@@ -385,7 +410,7 @@ def _counter_text(scene: Scene, source: dict) -> str:
 def _header(canvas: _Canvas, width: float) -> None:
     scene = canvas.scene
     title = scene.ruleset.title or scene.ruleset.name
-    who = scene.seat_name()
+    who = scene.player_name(scene.seat) if scene.seat is not None else None
     # no seat: the whole state (it keeps the generator), or a spectator's view (it does not)
     whose = scene.text("all seats (omniscient)") if "rng" in scene.state else scene.text("what every seat sees")
     canvas.add(f'<rect x="0" y="0" width="{width}" height="54" fill="#2b2118"/>',
@@ -403,8 +428,8 @@ def _header(canvas: _Canvas, width: float) -> None:
 def _log(canvas: _Canvas, x0: float, y0: float, width: float) -> float:
     scene = canvas.scene
     count = scene.presentation.get("log", {}).get("lines", 10)
-    lines = [line if isinstance(line, str) else f"[to {scene.label(line[0])}] {line[1]}"
-             for line in scene.state.get("log", [])][-count:] if count else []
+    lines = [scene.readable(line if isinstance(line, str) else f"[to {scene.label(line[0])}] {line[1]}")
+             for line in scene.state.get("log", [])[-count:]] if count else []
     if not lines:
         return 0
     canvas.add(_text(x0, y0 + 14, scene.text("Log"), 14, weight="bold"))
@@ -420,8 +445,11 @@ def _log(canvas: _Canvas, x0: float, y0: float, width: float) -> float:
 def _scores(canvas: _Canvas, x0: float, y0: float) -> float:
     scene = canvas.scene
     canvas.add(_text(x0, y0 + 14, scene.text("Scores"), 14, weight="bold"))
-    for i, (player, score) in enumerate(scene.scores()):
-        canvas.add(_text(x0 + i * 130, y0 + 34, f"{player}: {score}", 12))
+    x = x0
+    for i, (_, score) in enumerate(scene.scores()):
+        shown = f"{scene.player_name(i)}: {score}"
+        canvas.add(_text(x, y0 + 34, shown, 12))
+        x += max(130, 7.2 * len(shown) + 20)
     return 44
 
 
@@ -430,8 +458,9 @@ def render_scene(scene: Scene) -> str:
     return draw(scene).svg
 
 
-def draw(scene: Scene) -> Picture:
-    """Draw *scene*: the SVG and the entities it drew."""
+def draw(scene: Scene, log: bool = True) -> Picture:
+    """Draw *scene*: the SVG and the entities it drew (without the log when *log* is
+    false: a table that shows the log beside the picture)."""
     canvas = _Canvas(scene)
     top = 70
     board_w, board_h = _board(canvas, 16, top)
@@ -443,7 +472,7 @@ def draw(scene: Scene) -> Picture:
     y += _scores(canvas, 16, y) + 8
     left_w = max(display_x + display_w, 16 + rows_w, 700)
     log_x = left_w + 20
-    log_h = _log(canvas, log_x, top, 340)
+    log_h = _log(canvas, log_x, top, 340) if log else 0
     width = max(log_x + 350 if log_h else left_w + 16, 16 + 3 * (PANEL_W + 10))
     columns = max(1, int((width - 16) // (PANEL_W + 10)))
     if len(scene.panels()) * (PANEL_W + 10) > left_w:  # the panels reach under the log

@@ -27,35 +27,39 @@ def seat_state(game: Game, seat: int | None, seats: list[str], lang: str | None)
     decider = scene.reader.player_of(pending["actor"]) if pending else None
     points = present.scores(scene)
     plays = present.roles(scene)
+    named = present.names(scene)
     picture = present.picture(scene)
+    log = present.log(scene, view.get("log", [])[-LOG_LINES:])
     message: dict[str, Any] = {
         "type": "state",
         "seat": seat,
-        "seat_name": scene.label(players[seat]) if seat is not None else "a spectator",
+        "seat_name": named[seat] if seat is not None else "a spectator",
         "decision": pending.get("id") if pending else None,
-        "players": [{"name": scene.label(p), "plays": ", ".join(plays.get(p, [])), "kind": seats[i],
+        "players": [{"name": named[i], "plays": ", ".join(plays.get(p, [])), "kind": seats[i],
                      "score": points[i], "seat": i}
                     for i, p in enumerate(players)],
         "svg": picture.svg,
         "prompt": pending["prompt"] if pending else "",
         "decider": decider,
-        "decider_name": scene.label(players[decider]) if decider is not None else "",
+        "decider_name": named[decider] if decider is not None else "",
         "yours": seat is not None and decider == seat,
         "options": present.options(scene, picture, game.legal_actions())
         if seat is not None and decider == seat else [],
-        "log": view.get("log", [])[-LOG_LINES:],
+        "log": log,
         "over": pending is None,
         "winner": None,
     }
     if pending is None:
         best = scene.winner()
         message["winner"] = scene.label(players[best]) if best is not None else None
+        message["winner_name"] = named[best] if best is not None else None
+        message["end"] = present.ending(scene, log)
     return message
 
 
 def player_name(game: Game, seat: int) -> str:
-    """A seat's public name."""
-    return game.label(game.state["players"][seat])
+    """A seat's public name, as the page names it (what it plays and the player)."""
+    return present.scene_of(public_view(game), None, game.ruleset, game.lang).player_name(seat)
 
 
 def handover(game: Game, to_seat: int) -> dict:

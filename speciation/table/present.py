@@ -18,8 +18,9 @@ def scene_of(view: dict, seat: int | None, ruleset, lang: str | None) -> Scene:
 
 
 def picture(scene: Scene) -> Picture:
-    """The seat's picture and what it drew (every drawn entity has ``data-entity``)."""
-    return draw(scene)
+    """The seat's picture and what it drew (every drawn entity has ``data-entity``); the
+    log is beside it on the page, not in it."""
+    return draw(scene, log=False)
 
 
 def options(scene: Scene, shown: Picture, actions) -> list[dict]:
@@ -36,9 +37,43 @@ def scores(scene: Scene) -> list[Any]:
 
 def roles(scene: Scene) -> dict[str, list[str]]:
     """What each player plays (the records the presentation gives a panel, by owner)."""
-    out: dict[str, list[str]] = {}
-    for record in scene.panels():
-        owner = scene.owner_of(record)
-        if owner is not None and owner != record.get("id"):
-            out.setdefault(owner, []).append(scene.label(record["id"]))
-    return out
+    return scene.roles()
+
+
+def names(scene: Scene) -> list[str]:
+    """Each seat's one name, the same everywhere on the page: what it plays (as the log names
+    it) and the player, ``Mammals (Player 2)``."""
+    return [scene.player_name(seat) for seat in range(len(scene.state["players"]))]
+
+
+def log(scene: Scene, lines: list) -> list[str]:
+    """The log lines a page shows, the grid's places named as a reader knows them (a cell by
+    its terrain and place, a corner by its cells), never by their ids."""
+    return [scene.readable(line) for line in lines]
+
+
+def ending(scene: Scene, lines: list[str]) -> dict:
+    """What the end screen shows, from the seat's scene of the finished game: the ranking
+    (the winner first, then by score), each seat's score and the cards it took (the ruleset's
+    ``cards_taken`` convention), how the game ended (``end_reason``), and the lines the rules
+    logged after the last decision (their final scoring)."""
+    scores_of = [score for _, score in scene.scores()]
+    best = scene.winner()
+    order = sorted(range(len(scores_of)), key=lambda s: (s != best, -_number(scores_of[s]), s))
+    cards: dict[int, list[str]] = {}
+    taken = scene.reader.convention("cards_taken")
+    for pair in taken if isinstance(taken, list) else []:
+        if isinstance(pair, list) and len(pair) == 2:
+            seat = scene.reader.player_of(pair[0])
+            if seat is not None:
+                cards.setdefault(seat, []).append(scene.label(pair[1]))
+    reason = scene.reader.convention("end_reason")
+    last = max((i for i, line in enumerate(lines) if line.startswith(" ")), default=-1)
+    return {"ranking": [{"seat": s, "place": place, "name": scene.player_name(s), "score": scores_of[s],
+                         "cards": cards.get(s, [])} for place, s in enumerate(order, 1)],
+            "reason": scene.label(reason) if isinstance(reason, str) else "",
+            "closing": [line.strip() for line in lines[last + 1:]]}
+
+
+def _number(value: Any) -> float:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else float("-inf")

@@ -191,12 +191,15 @@ class TableGame:
     # ---- undo ------------------------------------------------------------------------------------
 
     def undo_refusal(self, seat: int) -> str | None:
-        """Why *seat* may not take back its last decision now (None: it may)."""
-        return self.undo_stack.refusal(seat)
+        """Why *seat* may not take back its last decision now (None: it may); never once the
+        game is over (the finished game stays finished)."""
+        return "the game is over" if self.game.is_over else self.undo_stack.refusal(seat)
 
     def undo(self, seat: int) -> str | None:
         """Take back *seat*'s last decision and the agents' replies after it."""
         with self.lock:
+            if self.game.is_over:
+                return "the game is over"
             try:
                 self.undo_stack.undo(seat)
             except UndoRefused as refusal:

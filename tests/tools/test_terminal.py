@@ -12,6 +12,7 @@ from speciation.cli import main
 from speciation.terminal import TerminalSession
 from speciation.undo import UndoRefused
 from speciation.api import load_save
+from speciation.render import Scene
 
 
 def play(capsys, monkeypatch, answers, *args):
@@ -25,7 +26,7 @@ def test_prompt_commands_show_board_scores_cards_and_log(capsys, monkeypatch):
                      "original", "--players", "3", "--agents", "human,random,random", "--seed", "1")
     assert code == 0 and out.rstrip().endswith("game stopped")
     # the setup part of the log: who plays which animal, where the species start
-    assert out.startswith("Player 1 plays the Reptiles\n") and "Reptiles adds 2 species to 1,0" in out
+    assert out.startswith("Player 1 plays the Reptiles\n") and "Reptiles adds 2 species to desert 1,0" in out
     # options name what they are
     assert "  15. Speciation 2: sun\n" in out and "  29. Competition 1: tundra, jungle, wetland\n" in out
     assert "card NAME    a card's text" in out  # help
@@ -131,7 +132,8 @@ def test_resume_a_saved_game(capsys, monkeypatch, tmp_path):
     assert code == 0 and save.exists()
     saved = load_save(save.read_text())
     code, out = play(capsys, monkeypatch, ["board", "q"], "--resume", str(save), "--agents", "human,random")
-    assert code == 0 and out.startswith("\n".join(saved.log_for(0)[-15:]))  # the recent log, then the prompt
+    names = Scene.of(saved, 0)  # the log's places named as the options name them
+    assert code == 0 and out.startswith("\n".join(names.readable(line) for line in saved.log_for(0)[-15:]))
     assert f"{saved.label(saved.current_actor)}: {saved.prompt}\n" in out
     assert "== Dominant Species — view of Player 1 ==" in out
     code, out = play(capsys, monkeypatch, [], "--resume", str(save), "--agents", "random", "--quiet")
@@ -160,7 +162,8 @@ def test_hot_seat_hands_the_terminal_over(capsys, monkeypatch):
     assert before.startswith("Player 2 (Cephalopods) — press Enter when ready ")
     assert "Cephalopods: Setup: keep a trait (secretly)\n  1. Exaptation\n" in before
     assert not any(card in before for card in second), before
-    assert before.endswith("choice [1-3, help, q]: \n" + "=" * 72 + "\n\n")  # the screen, then a separator
+    # the screen, the choice echoed as it was offered, then a separator
+    assert before.endswith("choice [1-3, help, q]:   -> 1. Exaptation\n\n" + "=" * 72 + "\n\n")
     assert after.startswith("Player 1 (Crustaceans) — press Enter when ready Player 1 plays the Crustaceans\n")
     secret = after[:after.index("choice [")]  # up to Player 1's prompt: nothing of Player 2's hand
     assert "Crustaceans: Setup: keep a trait (secretly)\n  1. " + second[0] in secret

@@ -2,6 +2,8 @@
 // Everything shown comes from the messages the server builds from this seat's view.
 "use strict";
 
+window._ = window._ || ((s) => s);
+
 const $ = (id) => document.getElementById(id);
 const [, mode, ident] = location.pathname.split("/");
 const params = new URLSearchParams(location.search);
@@ -51,6 +53,7 @@ function showHandover(message) {
   $("prompt").textContent = "";
   $("handover").hidden = false;
   document.body.dataset.phase = "handover";
+  showTurn("handover");
 }
 
 // ---- the state of the game as this seat sees it ----------------------------------------------
@@ -65,8 +68,11 @@ function showState(message) {
   $("seat-name").textContent = message.mode === "replay" ? (watching ? "replay (what every seat saw)" : `replay as ${message.seat_name}`)
     : watching ? "watching (a spectator)" : `you are ${message.seat_name}`;
   showStatus(message);
+  showTurn(message.over ? "over" : message.yours ? "yours" : "waiting");
   $("board").innerHTML = message.svg;
+  applyZoom();
   markChoosable(message);
+  showEnd(message);
   showOptions(message);
   showPlayers(message);
   showLog(message.log);
@@ -78,9 +84,9 @@ function showStatus(message) {
   status.className = "status " + (message.over ? "over" : message.yours ? "yours" : "waiting");
   if (message.over) {
     $("who").textContent = "Game over";
-    $("prompt").textContent = message.winner ? `${message.winner} wins` : "";
+    $("prompt").textContent = message.winner_name ? `${message.winner_name} ${_("wins")}` : "";
   } else if (message.yours) {
-    $("who").textContent = `Your decision (${message.seat_name}):`;
+    $("who").textContent = `${_("Your decision")} — ${message.seat_name}:`;
     $("prompt").textContent = message.prompt;
   } else {
     const thinking = message.agent_thinking ? " (thinking…)" : "";
@@ -137,6 +143,7 @@ function showOptions(message) {
     const button = document.createElement("button");
     button.className = "option" + (o.entities.length ? " on-board" : "");
     button.textContent = o.label;
+    button.dataset.key = o.index + 1;  // drawn before the label (the number key that chooses it)
     button.dataset.index = o.index;
     if (o.entities.length) {
       button.dataset.entities = o.entities.join(" ");
@@ -225,13 +232,7 @@ function showPlayers(message) {
     const row = table.insertRow();
     row.className = (p.seat === message.decider ? "deciding " : "") + (p.seat === message.seat ? "me" : "");
     const name = row.insertCell();
-    name.textContent = p.name;
-    if (p.plays) {
-      const plays = document.createElement("small");
-      plays.className = "plays";
-      plays.textContent = ` · ${p.plays}`;
-      name.append(plays);
-    }
+    name.textContent = p.name;  // one name per seat: what it plays, as the log says, and the player
     row.insertCell().textContent = p.kind === "human" ? "person" : p.kind;
     const score = row.insertCell();
     score.className = "score";
@@ -273,7 +274,7 @@ function showTools(message) {
     select.parentElement.hidden = message.locked;
     return;
   }
-  $("undo").disabled = !message.can_undo;
+  $("undo").disabled = !message.can_undo || message.over;
   $("undo").title = message.can_undo ? "take back your last decision" : message.undo_reason;
   const seat = message.seat === null || message.seat === undefined ? "" : message.seat;
   $("save").href = `/api/games/${ident}/save?` + new URLSearchParams({ token, seat });
@@ -301,7 +302,7 @@ function hideMenu() {
 }
 
 function hoverText(event) {
-  const node = event.target.closest("[data-entity]");
+  const node = event.target.closest("[data-entity], .token");
   const tip = $("tip");
   if (!node) {
     tip.hidden = true;
@@ -313,10 +314,153 @@ function hoverText(event) {
     return;
   }
   tip.textContent = title.textContent.trim();
-  tip.dataset.entity = node.dataset.entity;
-  tip.style.left = `${Math.min(event.clientX + 14, window.innerWidth - 340)}px`;
-  tip.style.top = `${event.clientY + 14}px`;
+  tip.dataset.entity = node.dataset.entity || "";
   tip.hidden = false;
+  // kept inside the window (a phone is narrower than the tip)
+  tip.style.left = `${Math.max(4, Math.min(event.clientX + 14, window.innerWidth - tip.offsetWidth - 4))}px`;
+  tip.style.top = `${Math.max(4, Math.min(event.clientY + 14, window.innerHeight - tip.offsetHeight - 4))}px`;
+}
+
+// ---- whose turn: the title and the icon of the page's tab ------------------------------------
+
+const TITLE = document.title;
+function showTurn(phase) {
+  const titles = { yours: `● ${_("Your turn")} — ${TITLE}`, over: `${_("Game over")} — ${TITLE}`,
+    handover: `${_("Hand over")} — ${TITLE}` };
+  document.title = titles[phase] || TITLE;
+  const colours = { yours: "#f2b705", over: "#2f6f4f", handover: "#f2b705" };
+  const colour = colours[phase] || "#8a8577";
+  const ring = phase === "yours" ? '<circle cx="16" cy="16" r="15" fill="none" stroke="#a23b2a" stroke-width="2"/>' : "";
+  const icon = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><circle cx="16" cy="16" r="12" fill="${colour}"/>${ring}</svg>`;
+  const link = $("favicon");
+  link.href = "data:image/svg+xml," + encodeURIComponent(icon);
+  link.dataset.phase = phase;
+}
+
+// ---- number keys choose ----------------------------------------------------------------------
+
+// Typed digits make an option's number; it is chosen when no longer number could follow, or
+// after a short pause (so 12 can be typed where there are 12 or more options).
+let typed = "";
+let typedTimer = null;
+function numberKey(event) {
+  if (!/^[0-9]$/.test(event.key) || event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.target.closest("input, select, textarea")) return;
+  if (!state || !state.yours || document.body.dataset.phase !== "yours") return;
+  const count = state.options.length;
+  typed += event.key;
+  clearTimeout(typedTimer);
+  const number = Number(typed);
+  if (number < 1 || number > count) {
+    typed = "";
+    toast(`${_("no option")} ${number} (1–${count})`);
+    return;
+  }
+  highlightTyped(number);
+  const done = () => { typed = ""; choose(number - 1); };
+  if (number * 10 > count) done();
+  else typedTimer = setTimeout(done, 700);
+}
+
+function highlightTyped(number) {
+  for (const b of $("options").querySelectorAll("button")) b.classList.toggle("typed", Number(b.dataset.index) === number - 1);
+}
+
+// ---- the board: zoom (buttons, ctrl + wheel, two fingers) and pan (scrolling) -----------------
+
+let zoom = 0;  // 0: the picture fits the board's width; else its scale (1: as drawn)
+function applyZoom() {
+  const svg = $("board").querySelector("svg");
+  if (!svg) return;
+  const natural = Number(svg.getAttribute("width")) || svg.viewBox.baseVal.width;
+  svg.style.width = zoom ? `${Math.round(natural * zoom)}px` : "100%";
+  svg.style.maxWidth = zoom ? "none" : "100%";
+  $("zoom-level").textContent = zoom ? `${Math.round(zoom * 100)}%` : _("fit");
+}
+
+function fitScale() {
+  const svg = $("board").querySelector("svg");
+  const natural = svg ? Number(svg.getAttribute("width")) : 0;
+  return natural ? $("board").clientWidth / natural : 1;
+}
+
+function setZoom(next, x, y) {
+  const board = $("board");
+  const before = zoom || fitScale();
+  const after = Math.max(0.3, Math.min(4, next));
+  // keep the point under (x, y) (board coordinates) where it was
+  const cx = (board.scrollLeft + (x ?? board.clientWidth / 2)) / before;
+  const cy = (board.scrollTop + (y ?? board.clientHeight / 2)) / before;
+  zoom = after;
+  applyZoom();
+  board.scrollLeft = cx * after - (x ?? board.clientWidth / 2);
+  board.scrollTop = cy * after - (y ?? board.clientHeight / 2);
+}
+
+let pinch = null;
+function pinchDistance(touches) {
+  return Math.hypot(touches[0].clientX - touches[1].clientX, touches[0].clientY - touches[1].clientY);
+}
+
+function initZoom() {
+  const board = $("board");
+  $("zoom-in").addEventListener("click", () => setZoom((zoom || fitScale()) * 1.25));
+  $("zoom-out").addEventListener("click", () => setZoom((zoom || fitScale()) / 1.25));
+  $("zoom-fit").addEventListener("click", () => { zoom = 0; applyZoom(); });
+  board.addEventListener("wheel", (e) => {
+    if (!e.ctrlKey) return;
+    e.preventDefault();
+    const box = board.getBoundingClientRect();
+    setZoom((zoom || fitScale()) * (e.deltaY < 0 ? 1.1 : 1 / 1.1), e.clientX - box.left, e.clientY - box.top);
+  }, { passive: false });
+  board.addEventListener("touchstart", (e) => {
+    if (e.touches.length === 2) pinch = { distance: pinchDistance(e.touches), scale: zoom || fitScale() };
+  }, { passive: true });
+  board.addEventListener("touchmove", (e) => {
+    if (!pinch || e.touches.length !== 2) return;
+    e.preventDefault();
+    const box = board.getBoundingClientRect();
+    const x = (e.touches[0].clientX + e.touches[1].clientX) / 2 - box.left;
+    const y = (e.touches[0].clientY + e.touches[1].clientY) / 2 - box.top;
+    setZoom(pinch.scale * pinchDistance(e.touches) / pinch.distance, x, y);
+  }, { passive: false });
+  board.addEventListener("touchend", () => { pinch = null; });
+}
+
+// ---- the end of the game: ranking, scores, the breakdown the rules give, how it ended ------------
+
+function showEnd(message) {
+  const box = $("end");
+  box.hidden = !message.over || !message.end || message.mode === "replay";
+  if (box.hidden) return;
+  const end = message.end;
+  $("end-reason").textContent = end.reason ? `${_("The game ended")}: ${end.reason}` : "";
+  const table = $("ranking");
+  table.replaceChildren();
+  for (const r of end.ranking) {
+    const row = table.insertRow();
+    row.className = (r.place === 1 ? "first " : "") + (r.seat === message.seat ? "me" : "");
+    row.insertCell().textContent = `${r.place}.`;
+    const name = row.insertCell();
+    name.textContent = r.name;
+    if (r.cards.length) {
+      const cards = document.createElement("small");
+      cards.className = "cards";
+      cards.textContent = `${_("cards")} (${r.cards.length}): ${r.cards.join(", ")}`;
+      name.append(document.createElement("br"), cards);
+    }
+    const score = row.insertCell();
+    score.className = "score";
+    score.textContent = r.score;
+  }
+  const list = $("breakdown");
+  list.replaceChildren();
+  for (const line of end.closing) {
+    const item = document.createElement("li");
+    item.textContent = line;
+    list.append(item);
+  }
+  $("breakdown-box").hidden = !end.closing.length;
 }
 
 let toastTimer = null;
@@ -357,8 +501,17 @@ function init() {
   $("replay-seat").addEventListener("change", (e) => { asked += 1; send({ type: "seat", seat: Number(e.target.value) }); });
   $("board").addEventListener("mousemove", hoverText);
   $("board").addEventListener("mouseleave", () => { $("tip").hidden = true; });
-  document.addEventListener("click", (e) => { if (!e.target.closest("#menu")) hideMenu(); });
+  // a tap on something that cannot be chosen shows its text (a card's rules and provenance)
+  $("board").addEventListener("click", (e) => {
+    if (!e.target.closest(".choosable")) hoverText(e);
+  });
+  document.addEventListener("click", (e) => {
+    if (!e.target.closest("#menu")) hideMenu();
+    if (!e.target.closest("#board")) $("tip").hidden = true;
+  });
   document.addEventListener("keydown", (e) => { if (e.key === "Escape") hideMenu(); });
+  document.addEventListener("keydown", numberKey);
+  initZoom();
   connect();
 }
 
