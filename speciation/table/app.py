@@ -24,6 +24,8 @@ from ..dsl.errors import RuleErrors, SpeciationError
 from ..dsl.loader import load_file
 from ..interpreter.ruleset import available_rulesets, find_ruleset, load_ruleset, variant_files
 from . import messages
+from .connections import Connection
+from .eviction import Eviction
 from .guard import (MAX_BODY, Refused, bool_field, int_field, names_field, origin_allowed, parse_message,
                     text_field)
 from .session import HUMAN, Replay, TableGame, agent_names
@@ -40,6 +42,7 @@ class Page:
     seat: int | None = None      # the seat shown now (None: what every seat sees)
     waiting: int | None = None   # hot-seat: the seat the page is being handed to
     step: int = 0                # replay: the decision shown
+    conn: Connection | None = None   # its send queue and rate limit (connections.py)
 
 
 @dataclass
@@ -58,6 +61,8 @@ class Table:
     drivers: dict[str, asyncio.Task] = field(default_factory=dict)
     sent: list[tuple[int | None, dict]] = field(default_factory=list)   # (seat, message), when recording
     record: bool = False
+    eviction: Eviction = field(default_factory=Eviction)                # when a game leaves memory
+    screens: dict[str, tuple[tuple, dict]] = field(default_factory=dict)  # game -> (key, seat -> message)
 
     def new_id(self) -> str:
         return secrets.token_urlsafe(9)
@@ -84,6 +89,9 @@ class Table:
     async def send(self, page: Page, message: dict) -> None:
         if self.record:
             self.sent.append((page.seat if message.get("type") == "state" else -1, message))
+        if page.conn is not None:  # queued: a broadcast never waits for a slow page
+            page.conn.send(message)
+            return
         try:
             await page.socket.send_text(json.dumps(message))
         except Exception:  # the page went away; it is dropped on disconnect
@@ -96,7 +104,8 @@ class Table:
         """Send every page of game *ident* (or just *only*) what its seat sees now, or a
         hand-over screen when a hot-seat page passes to another person."""
         session = self.sessions[ident]
-        cache: dict[int | None, dict] = {}
+        self.eviction.touch(ident)
+        cache = self.screens_of(session)
         for page in [only] if only else list(self.pages.get(ident, [])):
             seats = session.seating.seats_of(page.token)
             decider = session.decider
@@ -114,6 +123,18 @@ class Table:
             if session.seating.is_creator(page.token):
                 message = dict(message, creator=True, agents=agent_names(), hotseat=session.seating.hotseat)
             await self.send(page, message)
+
+    def screens_of(self, session: TableGame) -> dict[int | None, dict]:
+        """The messages built for the game's position now, by seat: each seat's is built once
+        per change of the game (its decision, log, seats or undo checkpoints), however many
+        pages show it or ask again."""
+        game = session.game
+        key = (game.decision_id, game.log_size, tuple(session.seats), len(session.undo_stack.checkpoints),
+               game.is_over)
+        known = self.screens.get(session.ident)
+        if known is None or known[0] != key:
+            known = self.screens[session.ident] = (key, {})
+        return known[1]
 
     def state_for(self, session: TableGame, seat: int | None) -> dict:
         with session.lock:
@@ -368,7 +389,10 @@ def create_app(table: Table | None = None) -> Starlette:
             await socket.send_text(json.dumps({"type": "error", "text": "no such game on this server"}))
             await socket.close()
             return
-        page = Page(socket, token=socket.query_params.get("token") or None)
+        page = Page(socket, token=socket.query_params.get("token") or None, conn=Connection(socket))
+        assert page.conn is not None
+        page.conn.start()
+        table.eviction.start(table)
         if page.token and not session.seating.seats_of(page.token) and not session.seating.is_creator(page.token):
             await table.error(page, "this link's token is not (or no longer) valid for this game: "
                                     "you are watching as a spectator")
@@ -376,20 +400,22 @@ def create_app(table: Table | None = None) -> Starlette:
         try:
             await table.show(ident, only=page)
             table.drive(ident)
-            while True:
-                event = await socket.receive()
-                if event["type"] == "websocket.disconnect":
-                    break
+            while (event := await page.conn.receive()) is not None:  # within its rate limit
                 try:
                     data = parse_message(event.get("text") if event.get("text") is not None else event.get("bytes"))
                 except Refused as refusal:
                     await table.error(page, str(refusal))
                     continue
+                if ident not in table.sessions:  # evicted meanwhile
+                    break
                 await table.on_play_message(ident, page, data)
         except (WebSocketDisconnect, RuntimeError):  # the page closed
             pass
         finally:
-            table.pages[ident].remove(page)
+            if page in table.pages.get(ident, []):
+                table.pages[ident].remove(page)
+            table.eviction.touch(ident)
+            await page.conn.finish()
 
     async def ws_replay(socket: WebSocket) -> None:
         if not allowed(socket):
@@ -404,13 +430,14 @@ def create_app(table: Table | None = None) -> Starlette:
             return
         asked = _seat_param(socket)
         seat = (asked if asked is not None and asked < replay.players else 0) if replay.only is False else replay.only
-        page = Page(socket, seat=seat)
+        page = Page(socket, seat=seat, conn=Connection(socket))
+        assert page.conn is not None
+        page.conn.start()
+        table.eviction.start(table)
+        table.eviction.opened(ident, +1)
         try:
             await table.show_replay(ident, page)
-            while True:
-                event = await socket.receive()
-                if event["type"] == "websocket.disconnect":
-                    break
+            while (event := await page.conn.receive()) is not None:
                 try:
                     data = parse_message(event.get("text") if event.get("text") is not None else event.get("bytes"))
                     if data["type"] == "step":
@@ -427,6 +454,9 @@ def create_app(table: Table | None = None) -> Starlette:
                 await table.show_replay(ident, page)
         except (WebSocketDisconnect, RuntimeError):  # the page closed
             pass
+        finally:
+            table.eviction.opened(ident, -1)
+            await page.conn.finish()
 
     routes = [
         Route("/", index),
