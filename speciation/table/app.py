@@ -29,6 +29,8 @@ from .eviction import Eviction
 from .guard import (MAX_BODY, Refused, bool_field, int_field, names_field, origin_allowed, parse_message,
                     text_field)
 from .session import HUMAN, Replay, TableGame, agent_names
+from .uploads import uploaded, with_uploads
+from .uploads import check as check_uploads
 
 STATIC = Path(__file__).parent / "static"
 
@@ -318,14 +320,25 @@ def create_app(table: Table | None = None) -> Starlette:
             raise Refused("name a ruleset ('ruleset')")
         source = table.ruleset_source(name)
         mods = [table.mod_source(m) for m in names_field(body, "mods")]
+        uploads = uploaded(body)  # mods brought as content (uploads.py)
         seats = names_field(body, "seats", 100)
         players = int_field(body, "players", len(seats) or None, 1, 100)
-        session = await asyncio.to_thread(
-            TableGame.new, table.new_id(), source, players, seats, int_field(body, "seed", None),
-            names_field(body, "variants"), mods, text_field(body, "lang", None, 20),
-            bool_field(body, "hotseat", True))
+        ident, seed, variants = table.new_id(), int_field(body, "seed", None), names_field(body, "variants")
+        lang, hotseat = text_field(body, "lang", None, 20), bool_field(body, "hotseat", True)
+        session = await asyncio.to_thread(with_uploads, uploads, lambda paths: TableGame.new(
+            ident, source, players, seats, seed, variants, mods + paths, lang, hotseat))
         table.sessions[session.ident] = session
         return JSONResponse(_links(session))
+
+    async def api_mods(request: Request) -> Response:
+        """Check uploaded mods against a ruleset (what they bring, or every error)."""
+        body = await _json_body(request)
+        source = table.ruleset_source(text_field(body, "ruleset") or "")
+        mods = uploaded(body)
+        if not mods:
+            raise Refused("upload at least one mod ('uploads': [{\"name\": \"mod.yaml\", \"text\": ...}])")
+        return JSONResponse(await asyncio.to_thread(check_uploads, source, names_field(body, "variants"), mods,
+                                                    load_ruleset))
 
     def session_of(request: Request) -> TableGame:
         session = table.sessions.get(request.path_params["ident"])
@@ -464,6 +477,7 @@ def create_app(table: Table | None = None) -> Starlette:
         Route("/replay/{ident}", table_page),
         Route("/api/rulesets", guarded(api_rulesets)),
         Route("/api/games", guarded(api_new), methods=["POST"]),
+        Route("/api/mods", guarded(api_mods), methods=["POST"]),
         Route("/api/games/{ident}/save", guarded(api_save)),
         Route("/api/games/{ident}/replay", guarded(api_replay_of), methods=["POST"]),
         Route("/api/resume", guarded(api_resume), methods=["POST"]),
