@@ -81,8 +81,9 @@ class UndoStack:
     def last(self, seat: int) -> Checkpoint | None:
         return next((c for c in reversed(self.checkpoints) if c.seat == seat), None)
 
-    def refusal(self, seat: int) -> str | None:
-        """Why *seat* cannot take back its last decision now (None: it can)."""
+    def refusal(self, seat: int, view: dict | None = None) -> str | None:
+        """Why *seat* cannot take back its last decision now (None: it can). *view*: the
+        seat's view now, if the caller has it (it is not changed)."""
         mark = self.last(seat)
         if mark is None:
             return "there is no decision of yours to undo"
@@ -91,7 +92,7 @@ class UndoStack:
         now = self.game.state
         if mark.rng != now["rng"] or mark.chance != now["chance"]:
             return "chance has been drawn since (something hidden may have been revealed)"
-        view = self.game.view(seat)
+        view = view if view is not None else self.game.view(seat)
         for (ident, attr), before in mark.hidden.items():
             truth = now["ent"].get(ident, {}).get(attr)
             if view["ent"].get(ident, {}).get(attr) == truth and truth != before:

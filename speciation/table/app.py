@@ -102,13 +102,17 @@ class Table:
     async def error(self, page: Page, text: str) -> None:
         await self.send(page, {"type": "error", "text": text})
 
-    async def show(self, ident: str, only: Page | None = None) -> None:
+    async def show(self, ident: str, only: Page | None = None, first: Page | None = None) -> None:
         """Send every page of game *ident* (or just *only*) what its seat sees now, or a
-        hand-over screen when a hot-seat page passes to another person."""
+        hand-over screen when a hot-seat page passes to another person; *first* (the page
+        that acted) is served before the others."""
         session = self.sessions[ident]
         self.eviction.touch(ident)
-        cache = self.screens_of(session)
-        for page in [only] if only else list(self.pages.get(ident, [])):
+        pages = [only] if only else list(self.pages.get(ident, []))
+        if first in pages:
+            pages.remove(first)
+            pages.insert(0, first)
+        for page in pages:
             seats = session.seating.seats_of(page.token)
             decider = session.decider
             if page.seat is not None and page.seat not in seats:
@@ -119,12 +123,15 @@ class Table:
                 page.waiting = decider
                 await self.send(page, messages.handover(session.game, decider))
                 continue
+            cache = self.screens_of(session)  # the position now (another show may have run meanwhile)
             if page.seat not in cache:
                 cache[page.seat] = self.state_for(session, page.seat)
             message = cache[page.seat]
             if session.seating.is_creator(page.token):
                 message = dict(message, creator=True, agents=agent_names(), hotseat=session.seating.hotseat)
             await self.send(page, message)
+            if page is first and len(pages) > 1:
+                await asyncio.sleep(0)  # let its sender go before the others' messages are built
 
     def screens_of(self, session: TableGame) -> dict[int | None, dict]:
         """The messages built for the game's position now, by seat: each seat's is built once
@@ -139,9 +146,11 @@ class Table:
         return known[1]
 
     def state_for(self, session: TableGame, seat: int | None) -> dict:
-        with session.lock:
-            message = messages.seat_state(session.game, seat, session.seats, session.lang)
-            refusal = session.undo_refusal(seat) if seat is not None else "a spectator has nothing to undo"
+        with session.lock:  # one view of the seat for its message and its undo button
+            view = session.game.view(seat) if seat is not None else None
+            refusal = (session.undo_stack.refusal(seat, view) if seat is not None
+                       else "a spectator has nothing to undo")
+            message = messages.seat_state(session.game, seat, session.seats, session.lang, view)
             over = session.game.is_over
         message.update(mode="play", game=session.ident, can_undo=refusal is None and not over,
                        undo_reason=refusal or ("the game is over" if over else ""),
@@ -202,7 +211,7 @@ class Table:
             await self.error(page, error)
             await self.show(ident, only=page)
             return
-        await self.show(ident)
+        await self.show(ident, first=page)
         self.drive(ident)
 
     async def on_creator_message(self, session: TableGame, page: Page, data: dict) -> str | None:

@@ -120,3 +120,18 @@ def test_the_sweep_runs_in_the_event_loop():
         await asyncio.sleep(0.1)
     asyncio.run(run())
     assert list(table.sessions) == ["playing"]
+
+
+def test_a_replay_keeps_a_game_every_few_decisions_and_rebuilds_the_rest():
+    from speciation.api import replay
+    from speciation.table.session import KEYFRAME, Replay, TableGame
+    session = TableGame.new("long", "original", 3, ["human", "random", "random"], seed=5)
+    agents = [RandomAgent(1, seat) for seat in range(3)]
+    for _ in range(120):
+        session.game.apply(agents[session.game.current_player].choose(session.game))
+    history = session.game.history
+    shown = Replay.of("r", session)
+    for step in (120, 3, 57, 40, 0, 119, 61):
+        assert shown.game_at(step).digest() == replay(session.game.ruleset, history, stop=step).digest()
+        assert shown.step == step
+    assert len(shown._games) <= 120 // KEYFRAME + 1
