@@ -16,11 +16,11 @@ from typing import Any
 from ..agents.registry import AGENT_NAMES, make_agent
 from ..api import load_save, replay, save_json
 from ..dsl.errors import IllegalActionError, ReplayError, SaveFileError, SpeciationError
-from ..interpreter.ruleset import load_ruleset
 from ..interpreter.game import Game
 from ..interpreter.views import public_view
 from ..play import play
 from ..undo import UndoRefused, UndoStack
+from .rules import shared_ruleset
 from .seats import HUMAN, Seating
 
 
@@ -61,7 +61,7 @@ class TableGame:
             lang: str | None = None, hotseat: bool = True) -> TableGame:
         """A new game (of the ruleset's fewest players if *players* is None); its seed from a
         secure random source unless one is given."""
-        ruleset = load_ruleset(ruleset_name, list(variants or []), list(mods or []))
+        ruleset = shared_ruleset(ruleset_name, list(variants or []), list(mods or []))  # rules.py
         seed = secrets.randbits(48) if seed is None else seed
         game = Game.new(ruleset, players, seed, lang=lang)
         seating = Seating(_seat_list(seats, len(game.state["players"])), hotseat=hotseat)

@@ -83,6 +83,11 @@ def scrub(text: str, paths: list[str]) -> str:
     return text.replace(str(builtin_root()) + os.sep, "")
 
 
+def is_upload(path: str) -> bool:
+    """Is *path* an uploaded mod's file (named by its content: it never changes)?"""
+    return _FOLDER is not None and Path(path).parent.parent == _FOLDER
+
+
 def _write(name: str, text: str) -> Path:
     """The uploaded text in a file of our private folder, named by its content (so the same
     mod is the same file, and the loader's caches know it)."""

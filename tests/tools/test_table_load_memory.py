@@ -135,3 +135,13 @@ def test_a_replay_keeps_a_game_every_few_decisions_and_rebuilds_the_rest():
         assert shown.game_at(step).digest() == replay(session.game.ruleset, history, stop=step).digest()
         assert shown.step == step
     assert len(shown._games) <= 120 // KEYFRAME + 1
+
+
+def test_games_under_the_same_built_in_rules_share_one_ruleset():
+    from speciation.table.session import TableGame
+    one, two = (TableGame.new(i, "original", 2, [], seed=1) for i in "ab")
+    assert one.game.ruleset is two.game.ruleset and one.game is not two.game
+    other = TableGame.new("c", "original", 2, [], seed=1, variants=["random_earth"])
+    assert other.game.ruleset is not one.game.ruleset and other.game.ruleset.variants
+    folder = str(__import__("speciation").__path__[0] + "/../rulesets/original")   # a listed folder: loaded anew
+    assert TableGame.new("d", folder, 2, [], seed=1).game.ruleset is not one.game.ruleset
