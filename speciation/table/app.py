@@ -26,8 +26,10 @@ from ..interpreter.ruleset import available_rulesets, find_ruleset, load_ruleset
 from . import messages
 from .connections import Connection
 from .eviction import Eviction
-from .guard import (MAX_BODY, Refused, bool_field, int_field, names_field, origin_allowed, parse_message,
-                    text_field)
+from .guard import (Refused, bool_field, int_field, names_field, origin_allowed, parse_message, text_field)
+from .guard import json_body as _json_body
+from .guard import read_body as _body
+from .guard import seat_param as _seat_param
 from .session import HUMAN, Replay, TableGame, agent_names
 from .uploads import uploaded, with_uploads
 from .uploads import check as check_uploads
@@ -134,12 +136,9 @@ class Table:
                 await asyncio.sleep(0)  # let its sender go before the others' messages are built
 
     def screens_of(self, session: TableGame) -> dict[int | None, dict]:
-        """The messages built for the game's position now, by seat: each seat's is built once
-        per change of the game (its decision, log, seats or undo checkpoints), however many
-        pages show it or ask again."""
-        game = session.game
-        key = (game.decision_id, game.log_size, tuple(session.seats), len(session.undo_stack.checkpoints),
-               game.is_over)
+        """The messages of the game's position now, by seat: each built once per change of the
+        game (:func:`messages.screen_key`), however many pages show it or ask again."""
+        key = messages.screen_key(session.game, session.seats, len(session.undo_stack.checkpoints))
         known = self.screens.get(session.ident)
         if known is None or known[0] != key:
             known = self.screens[session.ident] = (key, {})
@@ -411,9 +410,8 @@ def create_app(table: Table | None = None) -> Starlette:
             await socket.send_text(json.dumps({"type": "error", "text": "no such game on this server"}))
             await socket.close()
             return
-        page = Page(socket, token=socket.query_params.get("token") or None, conn=Connection(socket))
-        assert page.conn is not None
-        page.conn.start()
+        page = Page(socket, token=socket.query_params.get("token") or None, conn=(conn := Connection(socket)))
+        conn.start()
         table.eviction.start(table)
         if page.token and not session.seating.seats_of(page.token) and not session.seating.is_creator(page.token):
             await table.error(page, "this link's token is not (or no longer) valid for this game: "
@@ -422,7 +420,7 @@ def create_app(table: Table | None = None) -> Starlette:
         try:
             await table.show(ident, only=page)
             table.drive(ident)
-            while (event := await page.conn.receive()) is not None:  # within its rate limit
+            while (event := await conn.receive()) is not None:  # within its rate limit
                 try:
                     data = parse_message(event.get("text") if event.get("text") is not None else event.get("bytes"))
                 except Refused as refusal:
@@ -437,7 +435,7 @@ def create_app(table: Table | None = None) -> Starlette:
             if page in table.pages.get(ident, []):
                 table.pages[ident].remove(page)
             table.eviction.touch(ident)
-            await page.conn.finish()
+            await conn.finish()
 
     async def ws_replay(socket: WebSocket) -> None:
         if not allowed(socket):
@@ -452,14 +450,13 @@ def create_app(table: Table | None = None) -> Starlette:
             return
         asked = _seat_param(socket)
         seat = (asked if asked is not None and asked < replay.players else 0) if replay.only is False else replay.only
-        page = Page(socket, seat=seat, conn=Connection(socket))
-        assert page.conn is not None
-        page.conn.start()
+        page = Page(socket, seat=seat, conn=(conn := Connection(socket)))
+        conn.start()
         table.eviction.start(table)
         table.eviction.opened(ident, +1)
         try:
             await table.show_replay(ident, page)
-            while (event := await page.conn.receive()) is not None:
+            while (event := await conn.receive()) is not None:
                 try:
                     data = parse_message(event.get("text") if event.get("text") is not None else event.get("bytes"))
                     if data["type"] == "step":
@@ -478,7 +475,7 @@ def create_app(table: Table | None = None) -> Starlette:
             pass
         finally:
             table.eviction.opened(ident, -1)
-            await page.conn.finish()
+            await conn.finish()
 
     routes = [
         Route("/", index),
@@ -498,32 +495,3 @@ def create_app(table: Table | None = None) -> Starlette:
     app = Starlette(routes=routes)
     app.state.table = table
     return app
-
-
-async def _body(request: Request) -> bytes:
-    """The request's body, refused (413) past :data:`MAX_BODY` bytes."""
-    length = request.headers.get("content-length", "")
-    if length.isdigit() and int(length) > MAX_BODY:
-        raise Refused(f"a request may not be larger than {MAX_BODY // 2**20} MB", 413)
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY:
-            raise Refused(f"a request may not be larger than {MAX_BODY // 2**20} MB", 413)
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
-async def _json_body(request: Request) -> dict[str, Any]:
-    try:
-        body = json.loads(await _body(request) or b"{}")
-    except (ValueError, RecursionError):
-        raise Refused("the request's body must be JSON") from None
-    if not isinstance(body, dict):
-        raise Refused("the request's body must be a JSON object")
-    return body
-
-
-def _seat_param(socket: WebSocket) -> int | None:
-    text = socket.query_params.get("seat")
-    return int(text) if text and text.isdigit() and len(text) < 4 else None

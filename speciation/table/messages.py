@@ -55,6 +55,13 @@ def seat_state(game: Game, seat: int | None, seats: list[str], lang: str | None,
     return message
 
 
+def screen_key(game: Game, seats: list[str], undo_marks: int) -> tuple:
+    """What a seat's message depends on besides the seat: the pending decision's id (a new
+    one after every decision, and after an undo), the log's length, each seat's kind (a
+    person replaced by an agent), the number of undo checkpoints and whether it is over."""
+    return game.decision_id, game.log_size, tuple(seats), undo_marks, game.is_over
+
+
 def player_name(game: Game, seat: int) -> str:
     """A seat's public name."""
     return game.label(game.state["players"][seat])
