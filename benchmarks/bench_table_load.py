@@ -136,14 +136,14 @@ async def page(url: str, think: float, until: float, rng: random.Random, figures
 
 
 async def play(base: str, games: int, seconds: float, think: float, seed: int, figures: Figures,
-               server_pid: int, memory: dict) -> None:
+               server_pid: int, memory: dict, label: str = "") -> None:
     rng = random.Random(seed)
     links = []
     for i in range(games):
         answer = await asyncio.to_thread(post, base + "/api/games", {
             "ruleset": "original", "players": 3, "seats": ["human"] * 3, "hotseat": False, "seed": seed + i})
         links.extend(invite["url"].split("#t=") for invite in answer["invites"])
-    memory["games created"] = rss_mb(server_pid)
+    memory["games created" + label] = rss_mb(server_pid)
     ws_base = base.replace("http", "ws", 1)
     until = time.monotonic() + seconds
     await asyncio.gather(*(page(f"{ws_base}/ws{path}?token={token}", think, until, random.Random(rng.random()),
@@ -162,6 +162,8 @@ def main() -> int:
     parser.add_argument("--think", type=float, default=1.0, help="mean thinking time of a page, seconds")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--evict", type=float, default=3.0, help="seconds after which an idle game leaves memory")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="play the games this many times over (memory: is what left reused?)")
     parser.add_argument("--json", metavar="FILE", help="write the figures as JSON")
     parser.add_argument("--serve", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -185,12 +187,16 @@ def main() -> int:
                 time.sleep(0.2)
         memory = {"started": rss_mb(server.pid)}
         figures = Figures()
-        start = time.monotonic()
-        asyncio.run(play(base, args.games, args.seconds, args.think, args.seed, figures, server.pid, memory))
-        elapsed = time.monotonic() - start
-        memory["end of play"] = rss_mb(server.pid)
-        time.sleep(args.evict + 3)   # the pages are closed: the games leave memory
-        memory["games evicted"] = rss_mb(server.pid)
+        elapsed = 0.0
+        for round_ in range(args.rounds):   # a later round reuses what the evicted games freed
+            label = f" ({round_ + 1})" if args.rounds > 1 else ""
+            start = time.monotonic()
+            asyncio.run(play(base, args.games, args.seconds, args.think, args.seed + 1000 * round_, figures,
+                             server.pid, memory, label))
+            elapsed += time.monotonic() - start
+            memory["end of play" + label] = rss_mb(server.pid)
+            time.sleep(args.evict + 3)   # the pages are closed: the games leave memory
+            memory["games evicted" + label] = rss_mb(server.pid)
         urllib.request.urlopen(base + "/api/rulesets", timeout=30).read()   # still answering
     finally:
         server.terminate()
@@ -198,13 +204,14 @@ def main() -> int:
     evicted = output.count("evicted ")
     trips = figures.trips
     result = {
-        "games": args.games, "pages": 3 * args.games, "seconds": round(elapsed, 1), "think": args.think,
+        "games": args.games, "rounds": args.rounds, "pages": 3 * args.games, "seconds": round(elapsed, 1), "think": args.think,
         "moves": len(trips), "moves_per_second": round(len(trips) / elapsed, 1),
         "round_trip_ms": {name: round(1000 * percentile(trips, q), 1)
                           for name, q in (("p50", 0.50), ("p95", 0.95), ("p99", 0.99), ("max", 1.0))},
         "mean_ms": round(1000 * statistics.fmean(trips), 1) if trips else None,
         "errors": len(figures.errors), "games_over": figures.over, "games_evicted": evicted,
         "rss_mb": {k: round(v, 1) for k, v in memory.items()},
+        "load_average": round(os.getloadavg()[1], 1), "cpus": os.cpu_count(),
     }
     trip = result["round_trip_ms"]
     print(f"{args.games} games x 3 pages, {elapsed:.0f} s, think {args.think} s: {len(trips)} moves "
@@ -212,7 +219,9 @@ def main() -> int:
     print(f"move round trip: p50 {trip['p50']} ms, p95 {trip['p95']} ms, p99 {trip['p99']} ms, max {trip['max']} ms "
           f"(goal p99 <= {GOAL_P99 * 1000:.0f} ms: {'met' if trip['p99'] <= GOAL_P99 * 1000 else 'NOT met'})")
     print("server RSS: " + ", ".join(f"{k} {v:.0f} MB" for k, v in memory.items())
-          + f" ({evicted} of {args.games} games evicted)")
+          + f" ({evicted} of {args.games * args.rounds} games evicted)")
+    print(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[1]:.1f} over the last 5 minutes "
+          "(the server shares them with this client and whatever else runs)")
     if figures.errors:
         print(f"{len(figures.errors)} errors, e.g. {figures.errors[0]!r}")
     if args.json:
