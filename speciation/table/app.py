@@ -145,11 +145,9 @@ class Table:
         return known[1]
 
     def state_for(self, session: TableGame, seat: int | None) -> dict:
-        with session.lock:  # one view of the seat for its message and its undo button
-            view = session.game.view(seat) if seat is not None else None
-            refusal = (session.undo_stack.refusal(seat, view) if seat is not None
-                       else "a spectator has nothing to undo")
-            message = messages.seat_state(session.game, seat, session.seats, session.lang, view)
+        with session.lock:
+            message = messages.seat_state(session.game, seat, session.seats, session.lang)
+            refusal = session.undo_refusal(seat) if seat is not None else "a spectator has nothing to undo"
             over = session.game.is_over
         message.update(mode="play", game=session.ident, can_undo=refusal is None and not over,
                        undo_reason=refusal or ("the game is over" if over else ""),

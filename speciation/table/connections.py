@@ -25,7 +25,8 @@ RATE = 20.0            # messages a second a page may send, on average
 BURST = 40             # ... and in one burst
 FLOOD = 400            # messages dropped in a row before the socket is closed
 QUEUE = 64             # messages waiting for one page before it is a laggard
-SEND_TIMEOUT = 10.0    # seconds one send may take before the page is a laggard
+SEND_TIMEOUT = 60.0    # seconds one send may take before the page is a laggard (a stuck page costs
+                       # one waiting screen meanwhile: the others are not delayed)
 CLOSE_TIMEOUT = 2.0    # seconds to wait for a close to be sent
 SCREENS = ("state", "handover")   # whole-screen messages: the newest replaces a waiting one
 FLOODED = 1008         # close codes: policy violation (flooding)
