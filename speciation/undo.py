@@ -2,17 +2,29 @@
 terminal (:mod:`speciation.terminal`) and the web table (:mod:`speciation.table.session`).
 
 An :class:`UndoStack` is built on the seats that are people; before each of their decisions
-it keeps a checkpoint (a copy of the game). Undo is refused where it would let a player take
-back a move after learning something hidden: when chance was drawn since (the RNG state or
-the chance script changed), when anything hidden from that seat at the decision has become
-visible since, or when another person decided since. Nothing here knows any game.
+it keeps a checkpoint: the decision's number, the random state and scripted chance, and what
+was hidden from that seat then. Undo is refused where it would let a player take back a move
+after learning something hidden: when chance was drawn since (the RNG state or the chance
+script changed), when anything hidden from that seat at the decision has become visible
+since, or when another person decided since. Nothing here knows any game.
+
+Memory is bounded by the game's size, not its length: only the latest :data:`SNAPSHOTS`
+checkpoints keep a copy of the state; an older one is reached by replaying the game's own
+history (``game.history``) up to its decision, and checked against the digest of the state
+it had (a game without a history cannot go back further than its snapshots).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import copy
 from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
 
-from .interpreter.game import Game
+from .dsl.errors import SpeciationError
+from .interpreter.game import Game, state_digest
+from .interpreter.saves import replay
+
+SNAPSHOTS = 4   # checkpoints that keep a copy of the state; older ones replay the history
 
 
 class UndoRefused(Exception):
@@ -21,50 +33,66 @@ class UndoRefused(Exception):
 
 @dataclass
 class Checkpoint:
-    """The state just before a person's decision."""
+    """The game just before a person's decision: enough to refuse an undo, and to come back."""
 
-    game: Game                        # a copy of the game (state and whatever else it keeps)
     seat: int
     prompt: str
-    hidden: list[tuple[str, str]]     # (entity, attribute) hidden from the seat then
+    number: int                       # the game's decision number then (decisions taken)
+    rng: Any                          # the random state then
+    chance: Any                       # the scripted chance then (a copy)
+    hidden: dict[tuple[str, str], Any]  # (entity, attribute) hidden from the seat -> its value then
+    state: dict | None = None         # a copy of the state (only the latest SNAPSHOTS keep one)
+    digest: str = ""                  # the state's digest, kept when the copy is dropped
 
 
 class UndoStack:
-    """The checkpoints before the decisions of the seats in *people*, latest last."""
+    """The checkpoints before the decisions of the seats in *people*, latest last; the latest
+    *snapshots* of them keep a copy of the state."""
 
-    def __init__(self, game: Game, people: Iterable[int]):
+    def __init__(self, game: Game, people: Iterable[int], snapshots: int = SNAPSHOTS):
         self.game = game
         self.people = frozenset(people)
+        self.snapshots = max(1, snapshots)
         self.checkpoints: list[Checkpoint] = []
 
     def checkpoint(self, seat: int) -> Checkpoint:
         """The game as it is now, before *seat* decides (kept only once :meth:`push` ed)."""
-        view = self.game.view(seat)
-        state = self.game.state
-        hidden = [(ident, attr) for ident, record in state["ent"].items()
-                  for attr, value in record.items() if view["ent"][ident].get(attr) != value]
-        return Checkpoint(self.game.clone(), seat, self.game.prompt, hidden)
+        game = self.game
+        view = game.view(seat)
+        state = game.state
+        hidden = {(ident, attr): copy.deepcopy(value) for ident, record in state["ent"].items()
+                  for attr, value in record.items() if view["ent"][ident].get(attr) != value}
+        snapshot = game.clone().state if seat in self.people else None
+        return Checkpoint(seat, game.prompt, game.decision_number, state["rng"],
+                          copy.deepcopy(state["chance"]), hidden, snapshot)
 
     def push(self, checkpoint: Checkpoint) -> None:
         """Keep *checkpoint*: its seat has taken the decision (a seat that is no person's is
-        not kept: only people undo)."""
-        if checkpoint.seat in self.people:
-            self.checkpoints.append(checkpoint)
+        not kept: only people undo). The copy of the state of a checkpoint older than the
+        latest :attr:`snapshots` is dropped (its digest kept)."""
+        if checkpoint.seat not in self.people:
+            return
+        self.checkpoints.append(checkpoint)
+        if len(self.checkpoints) > self.snapshots:
+            old = self.checkpoints[-self.snapshots - 1]
+            if old.state is not None:
+                old.digest, old.state = state_digest(old.state), None
 
     def last(self, seat: int) -> Checkpoint | None:
         return next((c for c in reversed(self.checkpoints) if c.seat == seat), None)
 
-    def refusal(self, seat: int) -> str | None:
-        """Why *seat* cannot take back its last decision now (None: it can)."""
+    def refusal(self, seat: int, view: dict | None = None) -> str | None:
+        """Why *seat* cannot take back its last decision now (None: it can). *view*: the
+        seat's view now, if the caller has it (it is not changed)."""
         mark = self.last(seat)
         if mark is None:
             return "there is no decision of yours to undo"
         if self.checkpoints[-1] is not mark:
             return "another player has decided since"
-        before, now = mark.game.state, self.game.state
-        if before["rng"] != now["rng"] or before["chance"] != now["chance"]:
+        now = self.game.state
+        if mark.rng != now["rng"] or mark.chance != now["chance"]:
             return "chance has been drawn since (something hidden may have been revealed)"
-        view = self.game.view(seat)
+        view = view if view is not None else self.game.view(seat)
         for ident, attr in mark.hidden:
             truth = now["ent"].get(ident, {}).get(attr)
             if view["ent"].get(ident, {}).get(attr) == truth:  # changed and shown, or shown ('reveal')
@@ -78,6 +106,28 @@ class UndoStack:
         reason = self.refusal(seat)
         if reason is not None:
             raise UndoRefused(reason)
-        mark = self.checkpoints.pop()
-        self.game.restore(mark.game)  # the same Game object (its language kept): seat handles stay valid
+        mark = self.checkpoints[-1]
+        self.game.restore(self._point(mark))  # the same Game object (its language kept)
+        self.checkpoints.pop()
         return mark.prompt
+
+    def _point(self, mark: Checkpoint) -> dict:
+        """What to restore to come back to *mark*: its copy of the state, or the game replayed
+        from its history up to *mark*'s decision (checked against the digest kept)."""
+        game = self.game
+        history = game.history
+        if history is not None and len(history["decisions"]) >= mark.number:
+            history["decisions"] = history["decisions"][:mark.number]
+        else:
+            history = None
+        if mark.state is not None:
+            return {"ruleset": game.ruleset.digest, "decisions": mark.number, "history": history,
+                    "state": mark.state}
+        try:
+            again = replay(game.ruleset, history) if history is not None else None
+        except SpeciationError:
+            again = None
+        if again is None or again.digest() != mark.digest:
+            raise UndoRefused("that decision is too far back to undo")
+        return {"ruleset": game.ruleset.digest, "decisions": mark.number, "history": history,
+                "state": again.state}

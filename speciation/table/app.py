@@ -23,14 +23,21 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..api import ruleset_folder
 from ..dsl.errors import RuleErrors, SpeciationError
-from ..interpreter.ruleset import available_rulesets
+from ..interpreter.ruleset import available_rulesets, load_ruleset
 from . import messages
-from .guard import (MAX_BODY, Refused, bool_field, int_field, names_field, origin_allowed, parse_message,
-                    text_field)
+from .connections import Connection
+from .eviction import Eviction
+from .guard import (Refused, bool_field, int_field, names_field, origin_allowed, parse_message, text_field)
+from .guard import json_body as _json_body
+from .guard import read_body as _body
+from .guard import seat_param as _seat_param
+from .pages import _links, _replay_state
 from .session import HUMAN, Replay, TableGame, agent_names
 from .lobby import lobby_routes, offered_rulesets
 from .persist import Keeping
 from .store import Store
+from .uploads import uploaded, with_uploads
+from .uploads import check as check_uploads
 
 STATIC = Path(__file__).parent / "static"
 
@@ -44,6 +51,7 @@ class Page:
     seat: int | None = None      # the seat shown now (None: what every seat sees)
     waiting: int | None = None   # hot-seat: the seat the page is being handed to
     step: int = 0                # replay: the decision shown
+    conn: Connection | None = None   # its send queue and rate limit (connections.py)
 
 
 @dataclass
@@ -65,6 +73,8 @@ class Table(Keeping):
     store: Store | None = None                                # where games are kept (None: memory only)
     locks: dict[str, asyncio.Lock] = field(default_factory=dict)   # per game: loading and storing
     unloadable: dict[str, str] = field(default_factory=dict)       # game -> why its record cannot be rebuilt
+    eviction: Eviction = field(default_factory=Eviction)                # when a game leaves memory
+    screens: dict[str, tuple[tuple, dict]] = field(default_factory=dict)  # game -> (key, seat -> message)
 
     def new_id(self) -> str:
         return secrets.token_urlsafe(9)
@@ -91,6 +101,9 @@ class Table(Keeping):
     async def send(self, page: Page, message: dict) -> None:
         if self.record:
             self.sent.append((page.seat if message.get("type") == "state" else -1, message))
+        if page.conn is not None:  # queued: a broadcast never waits for a slow page
+            page.conn.send(message)
+            return
         try:
             await page.socket.send_text(json.dumps(message))
         except Exception:  # the page went away; it is dropped on disconnect
@@ -99,12 +112,17 @@ class Table(Keeping):
     async def error(self, page: Page, text: str) -> None:
         await self.send(page, {"type": "error", "text": text})
 
-    async def show(self, ident: str, only: Page | None = None) -> None:
+    async def show(self, ident: str, only: Page | None = None, first: Page | None = None) -> None:
         """Send every page of game *ident* (or just *only*) what its seat sees now, or a
-        hand-over screen when a hot-seat page passes to another person."""
+        hand-over screen when a hot-seat page passes to another person; *first* (the page
+        that acted) is served before the others."""
         session = self.sessions[ident]
-        cache: dict[int | None, dict] = {}
-        for page in [only] if only else list(self.pages.get(ident, [])):
+        self.eviction.touch(ident)
+        pages = [only] if only else list(self.pages.get(ident, []))
+        if first in pages:
+            pages.remove(first)
+            pages.insert(0, first)
+        for page in pages:
             seats = session.seating.seats_of(page.token)
             decider = session.decider
             if page.seat is not None and page.seat not in seats:
@@ -115,12 +133,24 @@ class Table(Keeping):
                 page.waiting = decider
                 await self.send(page, messages.handover(session.game, decider))
                 continue
+            cache = self.screens_of(session)  # the position now (another show may have run meanwhile)
             if page.seat not in cache:
                 cache[page.seat] = self.state_for(session, page.seat)
             message = cache[page.seat]
             if session.seating.is_creator(page.token):
                 message = dict(message, creator=True, agents=agent_names(), hotseat=session.seating.hotseat)
             await self.send(page, message)
+            if page is first and len(pages) > 1:
+                await asyncio.sleep(0)  # let its sender go before the others' messages are built
+
+    def screens_of(self, session: TableGame) -> dict[int | None, dict]:
+        """The messages of the game's position now, by seat: each built once per change of the
+        game (:func:`messages.screen_key`), however many pages show it or ask again."""
+        key = messages.screen_key(session.game, session.seats, len(session.undo_stack.checkpoints))
+        known = self.screens.get(session.ident)
+        if known is None or known[0] != key:
+            known = self.screens[session.ident] = (key, {})
+        return known[1]
 
     def state_for(self, session: TableGame, seat: int | None) -> dict:
         with session.lock:
@@ -194,7 +224,7 @@ class Table(Keeping):
             await self.error(page, error)
             await self.show(ident, only=page)
             return
-        await self.show(ident)
+        await self.show(ident, first=page)
         self.drive(ident)
 
     async def on_creator_message(self, session: TableGame, page: Page, data: dict) -> str | None:
@@ -224,28 +254,6 @@ def _origin(table: Table, text: str, session: TableGame) -> str:
     """The name the server offers a resumed game's ruleset under (the folder's, or a built-in's)."""
     folder = ruleset_folder(session.game.ruleset)
     return folder if folder in table.rulesets else session.game.ruleset.name
-
-
-def _replay_state(replay: Replay, step: int, seat: int | None) -> dict:
-    """Seat *seat*'s view of a replay after *step* decisions (no options: nothing to decide)."""
-    game = replay.game_at(step)
-    message = messages.seat_state(game, seat, replay.seats, replay.lang)
-    names = [messages.player_name(game, s) for s in range(replay.players)]
-    message.update(mode="replay", options=[], yours=False, step=replay.step, total=len(replay.decisions),
-                   error=replay.error or "", can_undo=False, locked=replay.only is not False,
-                   seats=names if replay.only is False else [])
-    return message
-
-
-def _links(session: TableGame) -> dict:
-    """New credentials for a game: the creator's link, an invite per person seat, the
-    spectator's link (paths; the token is in the fragment, never sent in a page request)."""
-    creator, invites = session.seating.issue()
-    ident = session.ident
-    return {"game": ident, "url": f"/play/{ident}#t={creator}", "spectator": f"/play/{ident}",
-            "hotseat": session.seating.hotseat,
-            "invites": [{"seat": seat, "name": messages.player_name(session.game, seat), "url": f"/play/{ident}#t={t}"}
-                        for seat, t in invites.items()]}
 
 
 # ---- HTTP -----------------------------------------------------------------------------------------
@@ -296,13 +304,14 @@ def create_app(table: Table | None = None) -> Starlette:
             raise Refused("name a ruleset ('ruleset')")
         source = table.ruleset_source(name)
         mods = [table.mod_source(m) for m in names_field(body, "mods")]
+        uploads = uploaded(body)  # mods brought as content (uploads.py)
         seats = names_field(body, "seats", 100)
         players = int_field(body, "players", len(seats) or None, 1, 100)
         listed = bool_field(body, "listed", False)
-        session = await asyncio.to_thread(
-            TableGame.new, table.new_id(), source, players, seats, int_field(body, "seed", None),
-            names_field(body, "variants"), mods, text_field(body, "lang", None, 20),
-            bool_field(body, "hotseat", True) and not listed)
+        ident, seed, variants = table.new_id(), int_field(body, "seed", None), names_field(body, "variants")
+        lang, hotseat = text_field(body, "lang", None, 20), bool_field(body, "hotseat", True) and not listed
+        session = await asyncio.to_thread(with_uploads, uploads, lambda paths: TableGame.new(
+            ident, source, players, seats, seed, variants, mods + paths, lang, hotseat))
         session.origin, session.mod_names, session.listed = name, names_field(body, "mods"), listed
         return await _kept(session)
 
@@ -315,6 +324,16 @@ def create_app(table: Table | None = None) -> Starlette:
             table.sessions.pop(session.ident, None)
             raise Refused(problem, 503)
         return JSONResponse(links)
+
+    async def api_mods(request: Request) -> Response:
+        """Check uploaded mods against a ruleset (what they bring, or every error)."""
+        body = await _json_body(request)
+        source = table.ruleset_source(text_field(body, "ruleset") or "")
+        mods = uploaded(body)
+        if not mods:
+            raise Refused("upload at least one mod ('uploads': [{\"name\": \"mod.yaml\", \"text\": ...}])")
+        return JSONResponse(await asyncio.to_thread(check_uploads, source, names_field(body, "variants"), mods,
+                                                    load_ruleset))
 
     async def session_of(request: Request) -> TableGame:
         session = await table.load_game(request.path_params["ident"])
@@ -379,7 +398,9 @@ def create_app(table: Table | None = None) -> Starlette:
                                                or "no such game on this server"}))
             await socket.close()
             return
-        page = Page(socket, token=socket.query_params.get("token") or None)
+        page = Page(socket, token=socket.query_params.get("token") or None, conn=(conn := Connection(socket)))
+        conn.start()
+        table.eviction.start(table)
         if page.token and not session.seating.seats_of(page.token) and not session.seating.is_creator(page.token):
             await table.error(page, "this link's token is not (or no longer) valid for this game: "
                                     "you are watching as a spectator")
@@ -388,20 +409,22 @@ def create_app(table: Table | None = None) -> Starlette:
         try:
             await table.show(ident, only=page)
             table.drive(ident)
-            while True:
-                event = await socket.receive()
-                if event["type"] == "websocket.disconnect":
-                    break
+            while (event := await conn.receive()) is not None:  # within its rate limit
                 try:
                     data = parse_message(event.get("text") if event.get("text") is not None else event.get("bytes"))
                 except Refused as refusal:
                     await table.error(page, str(refusal))
                     continue
+                if ident not in table.sessions:  # evicted meanwhile
+                    break
                 await table.on_play_message(ident, page, data)
         except (WebSocketDisconnect, RuntimeError):  # the page closed
             pass
         finally:
-            table.pages[ident].remove(page)
+            if page in table.pages.get(ident, []):
+                table.pages[ident].remove(page)
+            table.eviction.touch(ident)
+            await conn.finish()
 
     async def ws_replay(socket: WebSocket) -> None:
         if not allowed(socket):
@@ -416,13 +439,13 @@ def create_app(table: Table | None = None) -> Starlette:
             return
         asked = _seat_param(socket)
         seat = (asked if asked is not None and asked < replay.players else 0) if replay.only is False else replay.only
-        page = Page(socket, seat=seat)
+        page = Page(socket, seat=seat, conn=(conn := Connection(socket)))
+        conn.start()
+        table.eviction.start(table)
+        table.eviction.opened(ident, +1)
         try:
             await table.show_replay(ident, page)
-            while True:
-                event = await socket.receive()
-                if event["type"] == "websocket.disconnect":
-                    break
+            while (event := await conn.receive()) is not None:
                 try:
                     data = parse_message(event.get("text") if event.get("text") is not None else event.get("bytes"))
                     if data["type"] == "step":
@@ -439,6 +462,9 @@ def create_app(table: Table | None = None) -> Starlette:
                 await table.show_replay(ident, page)
         except (WebSocketDisconnect, RuntimeError):  # the page closed
             pass
+        finally:
+            table.eviction.opened(ident, -1)
+            await conn.finish()
 
     routes = [
         Route("/", index),
@@ -446,6 +472,7 @@ def create_app(table: Table | None = None) -> Starlette:
         Route("/replay/{ident}", table_page),
         Route("/api/rulesets", guarded(api_rulesets)),
         Route("/api/games", guarded(api_new), methods=["POST"]),
+        Route("/api/mods", guarded(api_mods), methods=["POST"]),
         Route("/api/games/{ident}/save", guarded(api_save)),
         Route("/api/games/{ident}/replay", guarded(api_replay_of), methods=["POST"]),
         Route("/api/resume", guarded(api_resume), methods=["POST"]),
@@ -467,32 +494,3 @@ def create_app(table: Table | None = None) -> Starlette:
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.table = table
     return app
-
-
-async def _body(request: Request) -> bytes:
-    """The request's body, refused (413) past :data:`MAX_BODY` bytes."""
-    length = request.headers.get("content-length", "")
-    if length.isdigit() and int(length) > MAX_BODY:
-        raise Refused(f"a request may not be larger than {MAX_BODY // 2**20} MB", 413)
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY:
-            raise Refused(f"a request may not be larger than {MAX_BODY // 2**20} MB", 413)
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
-async def _json_body(request: Request) -> dict[str, Any]:
-    try:
-        body = json.loads(await _body(request) or b"{}")
-    except (ValueError, RecursionError):
-        raise Refused("the request's body must be JSON") from None
-    if not isinstance(body, dict):
-        raise Refused("the request's body must be a JSON object")
-    return body
-
-
-def _seat_param(socket: WebSocket) -> int | None:
-    text = socket.query_params.get("seat")
-    return int(text) if text and text.isdigit() and len(text) < 4 else None

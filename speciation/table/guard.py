@@ -99,3 +99,36 @@ def bool_field(body: dict, key: str, default: bool) -> bool:
     if not isinstance(value, bool):
         raise Refused(f"'{key}' must be true or false")
     return value
+
+
+# ---- HTTP bodies and parameters (Starlette requests and websockets) -----------------------------
+
+async def read_body(request: Any) -> bytes:
+    """The request's body, refused (413) past :data:`MAX_BODY` bytes."""
+    length = request.headers.get("content-length", "")
+    if length.isdigit() and int(length) > MAX_BODY:
+        raise Refused(f"a request may not be larger than {MAX_BODY // 2**20} MB", 413)
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise Refused(f"a request may not be larger than {MAX_BODY // 2**20} MB", 413)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+async def json_body(request: Any) -> dict[str, Any]:
+    """The request's body as a JSON object, or :class:`Refused`."""
+    try:
+        body = json.loads(await read_body(request) or b"{}")
+    except (ValueError, RecursionError):
+        raise Refused("the request's body must be JSON") from None
+    if not isinstance(body, dict):
+        raise Refused("the request's body must be a JSON object")
+    return body
+
+
+def seat_param(socket: Any) -> int | None:
+    """A websocket's ``?seat=N`` (a small whole number), or None."""
+    text = socket.query_params.get("seat")
+    return int(text) if text and text.isdigit() and len(text) < 4 else None

@@ -16,11 +16,13 @@ from . import present
 LOG_LINES = 400
 
 
-def seat_state(game: Game, seat: int | None, seats: list[str], lang: str | None) -> dict:
+def seat_state(game: Game, seat: int | None, seats: list[str], lang: str | None, view: dict | None = None) -> dict:
     """What seat *seat* sees of the game: picture, players, scores, prompt, its options, log,
     and the id of the pending decision (an action names it). Seat None is a spectator: what
-    every seat sees (``public_view``), no options."""
-    view = game.view(seat) if seat is not None else public_view(game)
+    every seat sees (``public_view``), no options. *view*: the seat's view, if the caller
+    has made it already (``game.view(seat)``: it is made once per message)."""
+    if view is None:
+        view = game.view(seat) if seat is not None else public_view(game)
     scene = present.scene_of(view, seat, game.ruleset, lang)
     pending = view.get("pending")
     players = view["players"]
@@ -55,6 +57,13 @@ def seat_state(game: Game, seat: int | None, seats: list[str], lang: str | None)
         message["winner_name"] = named[best] if best is not None else None
         message["end"] = present.ending(scene, log)
     return message
+
+
+def screen_key(game: Game, seats: list[str], undo_marks: int) -> tuple:
+    """What a seat's message depends on besides the seat: the pending decision's id (a new
+    one after every decision, and after an undo), the log's length, each seat's kind (a
+    person replaced by an agent), the number of undo checkpoints and whether it is over."""
+    return game.decision_id, game.log_size, tuple(seats), undo_marks, game.is_over
 
 
 def player_name(game: Game, seat: int) -> str:

@@ -16,10 +16,10 @@ from typing import Any
 from ..agents.registry import AGENT_NAMES, make_agent
 from ..api import load_save, replay, save_json, seat_record
 from ..dsl.errors import IllegalActionError, ReplayError, SaveFileError, SpeciationError
-from ..interpreter.ruleset import load_ruleset
 from ..interpreter.game import Game
 from ..play import play
 from ..undo import UndoRefused, UndoStack
+from .rules import shared_ruleset
 from .seats import HUMAN, Seating
 
 
@@ -72,7 +72,7 @@ class TableGame:
             lang: str | None = None, hotseat: bool = True) -> TableGame:
         """A new game (of the ruleset's fewest players if *players* is None); its seed from a
         secure random source unless one is given."""
-        ruleset = load_ruleset(ruleset_name, list(variants or []), list(mods or []))
+        ruleset = shared_ruleset(ruleset_name, list(variants or []), list(mods or []))  # rules.py
         seed = secrets.randbits(48) if seed is None else seed
         game = Game.new(ruleset, players, seed, lang=lang)
         seating = Seating(_seat_list(seats, len(game.state["players"])), hotseat=hotseat)
@@ -246,6 +246,9 @@ def _seat_list(seats: list[str], players: int) -> list[str]:
     return names
 
 
+KEYFRAME = 20   # a replay keeps the game every KEYFRAME decisions
+
+
 class Replay:
     """A finished or saved game, decision by decision, rebuilt from its history."""
 
@@ -259,7 +262,8 @@ class Replay:
         self.seats = seats or [HUMAN] * int(history["players"])
         self.step = 0
         self.error: str | None = None
-        self._games: list[Game] = [replay(ruleset, history, lang=lang, stop=0)]
+        self._games: dict[int, Game] = {0: replay(ruleset, history, lang=lang, stop=0)}  # kept, by step
+        self._stop = len(self.decisions)   # the first decision that no longer applies, once met
 
     @classmethod
     def from_save(cls, ident: str, text: str, lang: str | None = None,
@@ -291,18 +295,24 @@ class Replay:
         return len(self.seats)
 
     def game_at(self, step: int) -> Game:
-        """The game after the first *step* decisions (kept, so stepping back is cheap)."""
-        step = max(0, min(step, len(self.decisions)))
-        while len(self._games) <= step and self.error is None:
-            number = len(self._games) - 1
-            game = self._games[-1].clone()
+        """The game after the first *step* decisions: replayed from the nearest kept game
+        before it (one every :data:`KEYFRAME` decisions, so memory is bounded by the game's
+        size, not its length)."""
+        step = max(0, min(step, len(self.decisions), self._stop))
+        base = max(k for k in self._games if k <= step)
+        game = self._games[base].clone()
+        number = base
+        while number < step:
             actor, value = self.decisions[number]
             try:
                 game.apply(value, decision=game.decision_id)
             except SpeciationError as error:
                 self.error = (f"decision {number + 1} of {len(self.decisions)} ({game.label(actor)}: "
                               f"{game.prompt} → {game.label(value)}) no longer applies: {error}")
-                break
-            self._games.append(game)
-        self.step = min(step, len(self._games) - 1)
-        return self._games[self.step].clone()
+                self._stop = number
+                return self.game_at(number)   # the game before it (this one may be half changed)
+            number += 1
+            if number % KEYFRAME == 0 and number not in self._games:
+                self._games[number] = game.clone()
+        self.step = min(step, self._stop)
+        return game

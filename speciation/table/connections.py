@@ -1,0 +1,180 @@
+"""One page's websocket under load: what the server sends it goes through a bounded queue
+drained by one sender task, and what it sends is metered by a token bucket.
+
+A game's broadcast never awaits a socket: :meth:`Connection.send` only queues. A state (or
+hand-over) message replaces the one still waiting for that page, since each is the page's
+whole screen; so a slow page gets the latest screen, not a backlog. A page whose queue still
+overflows, or whose socket accepts nothing for :data:`SEND_TIMEOUT` seconds, is a laggard:
+it is closed (its page reconnects and is sent the whole state again). A page sending faster
+than :data:`RATE` messages a second (bursts of :data:`BURST`) has the excess dropped unread
+with one error message saying so; one that keeps flooding (:data:`FLOOD` messages dropped
+in a row) is closed. See ``docs/security.md``.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections import deque
+from typing import Any
+
+from starlette.websockets import WebSocket
+
+RATE = 20.0            # messages a second a page may send, on average
+BURST = 40             # ... and in one burst
+FLOOD = 400            # messages dropped in a row before the socket is closed
+QUEUE = 64             # messages waiting for one page before it is a laggard
+SEND_TIMEOUT = 60.0    # seconds one send may take before the page is a laggard (a stuck page costs
+                       # one waiting screen meanwhile: the others are not delayed)
+CLOSE_TIMEOUT = 2.0    # seconds to wait for a close to be sent
+SCREENS = ("state", "handover")   # whole-screen messages: the newest replaces a waiting one
+FLOODED = 1008         # close codes: policy violation (flooding)
+LAGGARD = 1013         # try again later (could not keep up)
+
+
+class TokenBucket:
+    """*rate* tokens a second, at most *burst* kept; :meth:`take` spends one if there is one."""
+
+    def __init__(self, rate: float = RATE, burst: int = BURST, clock=time.monotonic):
+        self.rate, self.burst, self.clock = rate, burst, clock
+        self.tokens, self.stamp = float(burst), clock()
+
+    def take(self) -> bool:
+        now = self.clock()
+        self.tokens = min(float(self.burst), self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+
+class Connection:
+    """A page's websocket with its send queue, its sender task and its rate limit."""
+
+    def __init__(self, socket: WebSocket, queue: int | None = None, rate: float | None = None,
+                 burst: int | None = None, flood: int | None = None, send_timeout: float | None = None):
+        self.socket = socket  # the limits: the module's (read now, so a test may change them)
+        self.limit, self.flood = queue or QUEUE, flood or FLOOD
+        self.send_timeout = send_timeout or SEND_TIMEOUT
+        self.bucket = TokenBucket(rate or RATE, burst or BURST)
+        self.waiting: deque[tuple[str, str]] = deque()   # (message type, JSON text)
+        self.wake = asyncio.Event()
+        self.closed = asyncio.Event()
+        self.dropped = 0        # incoming messages dropped in a row
+        self.warned = False     # told about the current run of dropped messages
+        self.reason = ""        # why the server closed it
+        self.sent = 0
+        self._sender: asyncio.Task | None = None
+        self._closing: asyncio.Task | None = None
+
+    # ---- sending -------------------------------------------------------------------------
+
+    def start(self) -> None:
+        if self._sender is None:
+            self._sender = asyncio.get_running_loop().create_task(self._send_loop())
+
+    def send(self, message: dict | str, kind: str | None = None) -> None:
+        """Queue *message* (a dict, or its JSON text with its *kind*); never waits."""
+        if self.closed.is_set():
+            return
+        if isinstance(message, dict):
+            kind, text = str(message.get("type", "")), json.dumps(message)
+        else:
+            text = message
+        kind = kind or ""
+        if kind in SCREENS:  # the page needs only its newest screen
+            for i, (waiting, _) in enumerate(self.waiting):
+                if waiting in SCREENS:
+                    del self.waiting[i]
+                    break
+        self.waiting.append((kind, text))
+        if len(self.waiting) > self.limit:
+            self.close(LAGGARD, "this page could not keep up with the game; reload it")
+            return
+        self.wake.set()
+
+    async def _send_loop(self) -> None:
+        try:
+            while not self.closed.is_set():
+                if not self.waiting:
+                    self.wake.clear()
+                    await self.wake.wait()
+                    continue
+                _, text = self.waiting.popleft()
+                try:
+                    await asyncio.wait_for(self.socket.send_text(text), self.send_timeout)
+                    self.sent += 1
+                except TimeoutError:
+                    self.close(LAGGARD, "this page did not read what the server sent; reload it")
+                except Exception:  # the page went away
+                    self.close(1000, "")
+        except asyncio.CancelledError:
+            pass
+
+    def close(self, code: int = 1000, reason: str = "") -> None:
+        """Stop sending, and close the socket (without waiting for a page that does not read)."""
+        if self.closed.is_set():
+            return
+        self.reason = reason
+        self.waiting.clear()
+        self.closed.set()
+        self.wake.set()
+        self._closing = asyncio.get_running_loop().create_task(self._close(code, reason))
+
+    async def _close(self, code: int, reason: str) -> None:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.socket.close(code, reason[:120]), CLOSE_TIMEOUT)
+
+    async def finish(self) -> None:
+        """The page is gone (or closed by the server): stop the sender, let the close be sent."""
+        self.closed.set()
+        self.wake.set()
+        for task in (self._sender, self._closing):
+            if task is None:
+                continue
+            if task is self._sender:
+                task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    # ---- receiving -----------------------------------------------------------------------
+
+    async def receive(self) -> dict[str, Any] | None:
+        """The page's next message event within the rate limit (None: the page is gone, or
+        the server closed it). Messages past the limit are dropped unread; the first of a run
+        gets one error message, a run of :attr:`flood` closes the socket."""
+        while not self.closed.is_set():
+            event = await self._next_event()
+            if event is None or event["type"] == "websocket.disconnect":
+                return None
+            if self.bucket.take():
+                self.dropped, self.warned = 0, False
+                return event
+            self.dropped += 1
+            if self.dropped >= self.flood:
+                self.close(FLOODED, "too many messages: this page was disconnected")
+                return None
+            if not self.warned:
+                self.warned = True
+                self.send({"type": "error", "text": f"too many messages: at most {self.bucket.rate:g} a second; "
+                                                    "the ones past that were dropped"})
+        return None
+
+    async def _next_event(self) -> dict[str, Any] | None:
+        receiving = asyncio.ensure_future(self.socket.receive())
+        closing = asyncio.ensure_future(self.closed.wait())
+        try:
+            done, _ = await asyncio.wait({receiving, closing}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            closing.cancel()
+        if receiving in done:
+            try:
+                return dict(receiving.result())
+            except Exception:  # the socket went away
+                return None
+        receiving.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await receiving
+        return None
