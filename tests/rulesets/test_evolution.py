@@ -136,3 +136,22 @@ def test_determinized_copies_deal_real_cards(ruleset):
         hidden += [e["body"] for e in ent.values() if e.get("kind") == "animal" and e["player"] != me]
         assert all(c in names for c in hidden) and len(set(hidden)) == len(hidden)
         assert ent[me]["hand"] == game.state["ent"][me]["hand"]
+
+
+VARIANTS = ["short_game", "long_game", "unlimited_hand", "cataclysm", "random_mutations"]
+EPOCHS = {"short_game": 4, "long_game": 8, "cataclysm": 1}
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_variant_games_finish(variant):
+    ruleset = load_ruleset("evolution", variants=[variant])
+    for players in (2, 4):
+        result = play_random_game(ruleset, players=players, seed=players)
+        assert result.completed, result.error
+        assert result.turns == EPOCHS.get(variant, 6)
+
+
+def test_random_mutations_hide_the_gene_pool_from_its_owner():
+    game = _played(load_ruleset("evolution", variants=["random_mutations"]), 2, 3, 5)
+    me = game.state["players"][0]
+    assert game.state["ent"][me]["hand"] and set(game.view(0)["ent"][me]["hand"]) == {"?"}
