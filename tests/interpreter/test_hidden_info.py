@@ -15,7 +15,7 @@ from speciation import Game, load_ruleset
 SAMPLE_POINTS = (0, 3, 25, 80)
 
 
-@pytest.fixture(scope="module", params=["original", "marine"])
+@pytest.fixture(scope="module", params=["original", "marine", "evolution"])
 def ruleset(request):
     return load_ruleset(request.param)
 
