@@ -75,7 +75,9 @@ class Hidden:
     contents are secret (shown as ``"?"``); ``shown_heads``: {attribute: flag}, the first
     item of a secret list is face up while the entity's flag is true; ``private``: attributes
     only the controlling player sees; ``tails``: {attribute: N}, the last N items were
-    shuffled apart; ``groups``: attributes between which hidden items may trade places."""
+    shuffled apart; ``groups``: attributes between which hidden items may trade places;
+    ``faces``: {kind: :class:`Face`}, the attributes of an entity of that kind that a seat
+    sees only while it sees the entity (its visibility, ``interpreter/visibility.py``)."""
 
     order: frozenset = frozenset()
     contents: frozenset = frozenset()
@@ -83,14 +85,27 @@ class Hidden:
     private: frozenset = frozenset()
     tails: dict = field(default_factory=dict)
     groups: tuple = ()
+    faces: dict = field(default_factory=dict)
 
     @property
     def attributes(self) -> frozenset:
         """Every attribute something is hidden in."""
-        return self.order | self.contents | self.private
+        faces = frozenset(a for face in self.faces.values() for a in face.attributes)
+        return self.order | self.contents | self.private | faces
 
 
-HIDDEN_KEYS = ("order", "contents", "shown_heads", "private", "tails", "groups")
+@dataclass(frozen=True)
+class Face:
+    """The face of the entities of one kind (``hidden: {faces: {kind: ...}}``): its
+    *attributes*, and who sees an entity of the kind that nothing revealed or hid
+    (*seen_by*: ``controller``, ``nobody`` or ``all``)."""
+
+    attributes: frozenset
+    seen_by: str = "controller"
+
+
+HIDDEN_KEYS = ("order", "contents", "shown_heads", "private", "tails", "groups", "faces")
+FACE_DEFAULTS = ("controller", "nobody", "all")
 
 
 # the tables that declared hidden information before the 'hidden' section: now an error,
@@ -100,10 +115,12 @@ FORMER_TABLES = {"hidden_lists": "order", "secret_lists": "contents", "shown_hea
 
 
 def hidden_of(section: dict, spans: dict, attributes: set[str], origin: Span,
-              tables: dict[str, tuple[Any, Span]] | None = None) -> tuple[Hidden, list[RuleError]]:
+              tables: dict[str, tuple[Any, Span]] | None = None,
+              kinds: set[str] | None = None) -> tuple[Hidden, list[RuleError]]:
     """The :class:`Hidden` a merged ``hidden`` section declares, with an error for an
-    attribute no kind or entity has (*spans*: where each merged entry was written) and for
-    a table that still declares hidden information the former way (*tables*)."""
+    attribute no kind or entity has (*spans*: where each merged entry was written), for a
+    ``faces`` entry naming no kind (*kinds*, when given) and for a table that still
+    declares hidden information the former way (*tables*)."""
     errors: list[RuleError] = [
         CompileError(f"the table '{name}' no longer declares hidden information: write it as "
                      f"'{FORMER_TABLES[name]}' in a 'hidden' section", span)
@@ -126,6 +143,16 @@ def hidden_of(section: dict, spans: dict, attributes: set[str], origin: Span,
     for attr, flag in heads.items():
         known(flag, ("shown_heads", attr))
     groups = tuple(tuple(n for n in group if known(n, ("groups", i))) for i, group in enumerate(section.get("groups") or ()))
+    faces = {}
+    for kind, spec in (section.get("faces") or {}).items():
+        where = spans.get(("faces", kind), spans.get(("faces",), origin))
+        if kinds is not None and kind not in kinds:
+            errors.append(CompileError(f"in 'hidden' → 'faces': there is no kind '{kind}'", where,
+                                       did_you_mean(str(kind), sorted(kinds))))
+            continue
+        listed = spec.get("attributes") if isinstance(spec, dict) else spec
+        default = spec.get("seen_by", "controller") if isinstance(spec, dict) else "controller"
+        faces[kind] = Face(frozenset(n for n in listed or () if known(n, ("faces", kind))), default)
     hidden = Hidden(order=names("order"), contents=names("contents"), shown_heads=heads,
-                    private=names("private"), tails=mapping("tails"), groups=groups)
+                    private=names("private"), tails=mapping("tails"), groups=groups, faces=faces)
     return hidden, errors

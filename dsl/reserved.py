@@ -13,6 +13,7 @@ from .errors import CompileError, Span
 ENTITY_FIELDS = {
     "kind": "the engine keeps each entity's kind there",
     "id": "the engine keeps each entity's id there",
+    "seen_by": "the engine keeps there who sees the entity ('reveal', 'hide')",
 }
 # fields of the entities of one built-in kind, on top of ENTITY_FIELDS
 KIND_FIELDS = {

@@ -14,6 +14,7 @@ from operator import neg
 from typing import Any
 
 from ..dsl import signatures
+from . import visibility
 from .limits import charge_units, check_sequence, check_text
 
 
@@ -304,6 +305,12 @@ def destroy(rt, entity):
 @verb
 def log(rt, template, *values):
     if rt.keep_log:
+        if rt.ruleset.hidden.faces:  # a line naming what some seat does not see: one per seat
+            lines = visibility.log_lines(rt, values, lambda label: _fill(rt, template, values, label))
+            if lines is not None:
+                for line in lines:
+                    rt.add_log_line(line, line if isinstance(line, str) else line[1])
+                return
         rt.log(_fill(rt, template, values))
 
 
@@ -313,11 +320,14 @@ def log_to(rt, who, template, *values):
         return
     players = rt.state["players"]
     owner = who if who in players else rt.ent.get(who, {}).get("player")
-    text = _fill(rt, template, values)
+    if rt.ruleset.hidden.faces:  # what the reader does not see is '?'
+        text = _fill(rt, template, values, lambda v: visibility.masked(rt, rt.ruleset.hidden, v, owner))
+    else:
+        text = _fill(rt, template, values)
     rt.add_log_line([owner, text], text)
 
 
-def _fill(rt, template: str, values: tuple) -> str:
+def _fill(rt, template: str, values: tuple, label=None) -> str:
     parts = _PARTS.get(template) if template.__class__ is str else None
     if parts is None:
         parts = template.split("{}")
@@ -326,7 +336,7 @@ def _fill(rt, template: str, values: tuple) -> str:
     if len(parts) == 1:
         return check_text(rt.limits, template)
     out = [parts[0]]
-    label = rt.label
+    label = label or rt.label
     for i, part in enumerate(parts[1:]):
         out.append(label(values[i]) if i < len(values) else "{}")
         out.append(part)

@@ -18,6 +18,7 @@ from ..dsl import graph as g
 from ..dsl.errors import ParseError, Span, did_you_mean
 from ..dsl.parser import parse_effect
 from ..dsl.walker import EXPRESSION_KINDS, STATEMENT_KINDS
+from . import visibility
 from .builtins import FUNCTIONS, VERBS
 from .expressions import ENTITIES, ExpressionCompiler, Scope, own
 from .limits import SMALL, check_value
@@ -197,6 +198,18 @@ class Compiler(ExpressionCompiler):
     def s_return_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
         value = tree.children[0] if tree.children else None
         return self._add(g.Return(scope.span(tree), self.expr(value, scope) if value is not None else None))
+
+    def s_reveal_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
+        things, who_tree = self.expr(tree.children[0], scope), tree.children[1]
+        if who_tree.data == "name" and str(who_tree.children[0]) == "all" and "all" not in scope.names \
+                and "all" not in self.constants:
+            return self._simple(tree, scope, lambda rt, env: visibility.reveal(rt, things(rt, env), visibility.EVERYONE))
+        who = self.expr(who_tree, scope)
+        return self._simple(tree, scope, lambda rt, env: visibility.reveal(rt, things(rt, env), who(rt, env)))
+
+    def s_hide_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
+        things = self.expr(tree.children[0], scope)
+        return self._simple(tree, scope, lambda rt, env: visibility.hide(rt, things(rt, env)))
 
     def _roll(self, name: str, tree: Tree, value_tree: Tree, scope: Scope) -> g.Stmt:
         """let name = roll(faces): a chance step (a die of n sides, or a list of faces)."""

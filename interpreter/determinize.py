@@ -20,6 +20,9 @@ comes only from the ruleset's ``hidden`` section (``ruleset.hidden``), as ``Game
 ``tails`` (optional)
     ``{attribute: N}``: the last N items of such a list were shuffled apart from the rest (a
     card known to lie among the last N); they are reshuffled only among themselves.
+``faces`` (optional)
+    ``{kind: attributes}``: the entities the seat does not see (:mod:`.visibility`) trade
+    faces as whole entities with others of their kind (and deck) it does not see.
 
 The seat's view of the copy equals its view of the game. The copy also gets a fresh random
 generator (future chance is unknown too), no scripted chance, no private log lines of other
@@ -34,6 +37,7 @@ from typing import Any
 
 from . import rng as game_rng
 from .views import copy_plain as _copy
+from .visibility import FIELD, face_of, sees
 
 
 def determinize(game, seat: int, generator: random.Random, log: bool = True):
@@ -66,9 +70,11 @@ def determinize(game, seat: int, generator: random.Random, log: bool = True):
                 for start, stop in _segments(record[attr], tails.get(attr, 0)):
                     _collect(slots, (ident, attr, start), record[attr], range(start, stop))
         owner = record["id"] if record.get("kind") == "player" else record.get("player")
+        if FIELD in record or (hidden.faces and face_of(hidden, record) is not None):
+            owner = me if sees(hidden, record, me) else None  # as the view shows them
         for attr in sorted((secret | private) & set(record)):
             if attr not in secret and owner == me:
-                continue  # the seat's own private things are known to it
+                continue  # the seat's own private things (or those it sees) are known to it
             value = record[attr]
             if not isinstance(value, list):
                 if attr in private and attr not in secret:  # a private single value ('?' in views)
@@ -81,6 +87,8 @@ def determinize(game, seat: int, generator: random.Random, log: bool = True):
                 _collect(slots, key, value, range(start, stop))
 
     renamed = _deal(slots, generator)
+    if hidden.faces:
+        _deal_faces(state["ent"], hidden, me, generator)
     _rename_pending(copy, seat, renamed)
     state["rng"] = game_rng.seed_state(generator.getrandbits(63))
     state["chance"] = []
@@ -122,6 +130,25 @@ def _deal(slots: dict, generator: random.Random) -> dict:
         if len(set(map(repr, old))) == len(old):
             renamed.update((repr(a), b) for a, b in zip(old, new))
     return renamed
+
+
+def _deal_faces(ent: dict, hidden, me: Any, generator: random.Random) -> None:
+    """The faces of the entities *me* does not see, dealt anew as whole entities: each
+    takes every face attribute of one such entity of its kind (or deck), so a copy holds
+    only real ones (never one face of one card with another card's other face)."""
+    groups: dict[tuple, list[dict]] = {}
+    for ident in sorted(ent):
+        record = ent[ident]
+        face = face_of(hidden, record)
+        if face is None or sees(hidden, record, me, face):
+            continue
+        attrs = tuple(sorted(face.attributes & record.keys()))
+        groups.setdefault((record.get("kind"), record.get("deck"), attrs), []).append(record)
+    for (_, _, attrs), records in groups.items():
+        faces = [tuple(record[a] for a in attrs) for record in records]
+        generator.shuffle(faces)
+        for record, values in zip(records, faces):
+            record.update(zip(attrs, values))
 
 
 def _rename_pending(game, seat: int, renamed: dict) -> None:

@@ -16,7 +16,7 @@ import secrets
 from typing import Any
 
 from ..dsl.errors import ArgumentError, IllegalActionError, RuleRuntimeError
-from . import rng, views
+from . import rng, views, visibility
 from .actions import _COPIED, EMPTY, PASS_LABEL, Action, LegalActions, Offer, _Offered  # noqa: F401 (API)
 from .machine import Machine, deal_copies
 from .views import copy_plain as _copy
@@ -265,6 +265,10 @@ class Game:
         if pending.get("private"):  # a secret choice: only its player reads it
             owner = self.state["players"][self.player_of(pending["actor"])]
             self._machine.add_log_line([owner, line], line)
+        elif self.ruleset.hidden.faces and value is not None:  # it may name what some seat does not see
+            head = line[:len(line) - len(choice)]
+            for each in visibility.log_lines(self._machine, (value,), lambda label: head + label(value)) or [line]:
+                self._machine.add_log_line(each, each if isinstance(each, str) else each[1])
         else:
             self._machine.add_log_line(line, line)
 
@@ -324,7 +328,8 @@ class Game:
 
     def log_since(self, start: int) -> list[str]:
         """The log lines from number *start* on (cheap for following a game as it goes)."""
-        return [line if isinstance(line, str) else f"[to {self.label(line[0])}] {line[1]}"
+        return [line if isinstance(line, str) else
+                f"[to {self.label(line[0]) if line[0] is not None else 'spectators'}] {line[1]}"
                 for line in self.state["log"][start:]]
 
     @property

@@ -19,6 +19,8 @@ from typing import Any
 from ..dsl.errors import ArgumentError, IllegalActionError, ReplayError, SaveFileError, SpeciationError
 from ..dsl import graph as g
 from .game import Game, state_digest
+from .views import public_view
+from .visibility import FIELD as SEEN_BY
 
 SAVE_FORMAT = "speciation-save"
 SAVE_VERSION = 2
@@ -38,6 +40,17 @@ def to_data(game) -> dict:
             "ruleset": {"name": ruleset.name, "version": ruleset.version, "digest": ruleset.digest,
                         "variants": list(ruleset.variants), "mods": list(ruleset.mod_digests)},
             "history": game.history, "decisions": game.decision_number, "state": game.state}
+
+
+def seat_record(game, seat: int | None) -> dict:
+    """What seat *seat* has seen of *game* (None: a spectator, what every seat sees): its
+    view now, which holds the log lines it reads and shows only the faces it sees (docs/
+    saves.md). Never the seed, the hidden state or the history (others' secret choices,
+    the chance to come): not a save, it cannot be resumed."""
+    view = game.view(seat) if seat is not None else public_view(game)
+    name = game.label(game.state["players"][seat]) if seat is not None else None
+    return {"speciation_seat_record": 1, "ruleset": game.ruleset.name, "seat": seat, "seat_name": name,
+            "log": view["log"], "view": view}
 
 
 def to_json(game) -> str:
@@ -246,16 +259,20 @@ def check_state(state: dict, ruleset) -> None:
         expected = ruleset.entities.get(ident) or {"kind": created.get(ident, "player"), "id": ident}
         if not isinstance(record, dict) or record.get("kind") != expected["kind"] or record.get("id") != ident:
             raise bad(f"entity {ident!r}")
-        if ident in ruleset.entities and set(record) != set(expected) and record.get("card") is None \
+        if ident in ruleset.entities and set(record) - {SEEN_BY} != set(expected) and record.get("card") is None \
                 and record.get("kind") not in ruleset.creatable:
             raise bad(f"the attributes of entity {ident!r}")
+        seen = record.get(SEEN_BY, "all")
+        if not (seen == "all" or isinstance(seen, list) and all(p in players for p in seen)):
+            raise bad(f"who sees entity {ident!r}")
     for key in ("rng", "seed", "steps"):
         if isinstance(state[key], bool) or not isinstance(state[key], int):
             raise bad(f"'{key}' is not an integer")
     if not 0 <= state["rng"] < 2 ** 64 or state["steps"] < 0:
         raise bad("the random generator or the step count")
     if not isinstance(state["log"], list) or not all(
-            isinstance(line, str) or (isinstance(line, list) and len(line) == 2 and line[0] in players
+            isinstance(line, str) or (isinstance(line, list) and len(line) == 2
+                                      and (line[0] in players or line[0] is None)
                                       and isinstance(line[1], str)) for line in state["log"]):
         raise bad("the log")
     if not isinstance(state["chance"], list):

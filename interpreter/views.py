@@ -13,7 +13,14 @@ hidden comes only from the ruleset's ``hidden`` section, parsed once at load int
     ``{attribute: flag}``: the first item of that secret list is face up, and shown, while
     the entity's attribute *flag* is true (the face-up top tile of a face-down stack).
 ``private``
-    attributes only the player controlling the entity sees (a hand): ``"?"`` for others.
+    attributes only the player controlling the entity sees (a hand): ``"?"`` for others
+    (and for a seat the entity was revealed to, as below, not).
+``faces`` (optional)
+    ``{kind: attributes}``: the face of an entity of that kind, ``"?"`` (the whole value)
+    for a seat that does not see the entity. Who sees an entity is state of its own
+    (``reveal``/``hide``, :mod:`.visibility`): by default its controller (or as the kind
+    declares: nobody, everyone); its ``seen_by`` field, which every view shows, names the
+    seats it was revealed to.
 
 Never in a view: the seed, the random generator and the scripted chance (from them a seat
 could rebuild every hidden fact and the future), the machine's stack (it holds the local
@@ -29,6 +36,7 @@ from typing import Any
 
 from ..dsl.errors import ArgumentError
 from .machine import Machine
+from .visibility import FIELD, face_of, owner_of, sees
 
 LEFT_OUT = ("rng", "chance", "stack", "seed", "steps")
 
@@ -68,7 +76,8 @@ def public_view(game) -> dict:
     state = {k: _copy(v) for k, v in game.state.items() if k not in LEFT_OUT and k != "log"}
     for record in state["ent"].values():
         hide(record, _NOBODY, hidden)
-    state["log"] = [line for line in game.state["log"] if isinstance(line, str)]
+    state["log"] = [line if isinstance(line, str) else line[1] for line in game.state["log"]
+                    if isinstance(line, str) or line[0] is None]  # [None, text]: spectators' own
     pending = state.get("pending")
     if pending is not None:
         pending["id"] = game.decision_id
@@ -93,11 +102,17 @@ def hide(record: dict, me, hidden) -> None:
         if isinstance(value, list):
             shown = 1 if value and attr in heads and record.get(heads[attr]) is True else 0
             record[attr] = value[:shown] + ["?"] * (len(value) - shown)
-    owner = record["id"] if record.get("kind") == "player" else record.get("player")
-    if owner != me:
-        for attr in hidden.private & record.keys():
-            value = record[attr]
-            record[attr] = ["?"] * len(value) if isinstance(value, list) else "?"
+    face = face_of(hidden, record) if hidden.faces else None
+    if face is not None or FIELD in record:
+        if sees(hidden, record, me, face):
+            return
+        for attr in sorted(face.attributes & record.keys()) if face is not None else ():
+            record[attr] = "?"  # the whole value: a list's length could tell the face too
+    elif owner_of(record) == me:
+        return
+    for attr in hidden.private & record.keys():
+        value = record[attr]
+        record[attr] = ["?"] * len(value) if isinstance(value, list) else "?"
 
 
 class ViewReader:

@@ -16,11 +16,11 @@ from .dsl.layers import available_rulesets
 from .interpreter.ruleset import load_ruleset
 from .interpreter.determinize import determinize
 from .interpreter.game import Game
-from .interpreter.saves import from_json, replay, ruleset_identity, to_json
+from .interpreter.saves import from_json, replay, ruleset_identity, seat_record, to_json
 
 save_json = to_json
 
-__all__ = ["determinize", "load_save", "replay", "save_json"]
+__all__ = ["determinize", "load_save", "replay", "save_json", "seat_record"]
 
 
 def load_save(text: str | bytes, ruleset=None, lang: str | None = None, verify: bool = True) -> Game:

@@ -67,7 +67,7 @@ class UndoStack:
         view = self.game.view(seat)
         for ident, attr in mark.hidden:
             truth = now["ent"].get(ident, {}).get(attr)
-            if view["ent"].get(ident, {}).get(attr) == truth and truth != before["ent"][ident][attr]:
+            if view["ent"].get(ident, {}).get(attr) == truth:  # changed and shown, or shown ('reveal')
                 return f"something hidden from you has been revealed since ({self.game.label(ident)})"
         return None
 

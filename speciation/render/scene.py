@@ -311,7 +311,7 @@ def with_defaults(ruleset: Any, state: dict) -> dict:
     declared = json.loads(json.dumps(getattr(ruleset, "presentation", {}) or {}))
     out = {"palettes": {}, "board": {}, "rows": [], "counters": [], "log": {"lines": 10}, **declared}
     game = state["ent"].get("game", {})
-    shown = [k for k in game if k not in ("kind", "id", "name")]
+    shown = [k for k in game if k not in ("kind", "id", "name", "seen_by")]
     cards = [k for k in shown if isinstance(game[k], list) and game[k] and all(isinstance(v, str) and v in ruleset.cards for v in game[k])]
     if "counters" not in declared:
         out["counters"] = [{"from": f"game.{k}", "label": k} for k in shown if k not in cards]
@@ -319,7 +319,7 @@ def with_defaults(ruleset: Any, state: dict) -> dict:
         out["rows"] = [{"from": f"game.{k}", "label": k, "as": "cards"} for k in cards]
     if "panels" not in declared:
         players = [state["ent"][p] for p in state["players"] if p in state["ent"]]
-        attributes = sorted({k for r in players for k in r} - {"kind", "id", "name"})
+        attributes = sorted({k for r in players for k in r} - {"kind", "id", "name", "seen_by"})
         out["panels"] = {"kind": "player", "fields": [{"attribute": a, "label": a} for a in attributes]}
     out["panels"].setdefault("kind", "player")
     return out

@@ -14,11 +14,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..agents.registry import AGENT_NAMES, make_agent
-from ..api import load_save, replay, save_json
+from ..api import load_save, replay, save_json, seat_record
 from ..dsl.errors import IllegalActionError, ReplayError, SaveFileError, SpeciationError
 from ..interpreter.ruleset import load_ruleset
 from ..interpreter.game import Game
-from ..interpreter.views import public_view
 from ..play import play
 from ..undo import UndoRefused, UndoStack
 from .seats import HUMAN, Seating
@@ -205,11 +204,7 @@ class TableGame:
         seen): its log lines and its view now; never the seed, the hidden state or the
         history of others' secret choices. Not a save: it cannot be resumed."""
         with self.lock:
-            view = self.game.view(seat) if seat is not None else public_view(self.game)
-            name = self.game.label(self.game.state["players"][seat]) if seat is not None else None
-            return json.dumps({"speciation_seat_record": 1, "ruleset": self.game.ruleset.name,
-                               "seat": seat, "seat_name": name, "table": {"seats": self.seats},
-                               "log": view["log"], "view": view})
+            return json.dumps({**seat_record(self.game, seat), "table": {"seats": self.seats}})
 
 
 def _refusal(error: SpeciationError) -> str:

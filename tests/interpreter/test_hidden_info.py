@@ -1,10 +1,13 @@
 """No leaks: a seat's view does not change when what it may not see is changed.
 
-Games of both editions are played at random; at points along the way every hidden fact is
+Games of every ruleset in RULESETS (both editions, and the faces fixture: cards revealed to
+one seat or to all) are played at random; at points along the way every hidden fact is
 resampled by hand (not with ``Game.determinize``): the generator and seed, the order of
 order-secret lists, the items of content-secret lists (dealt anew over every entity's
-list, face-up heads kept), other players' private attributes. Every seat's view, log and
-visible options must stay the same, while the state does change."""
+list, face-up heads kept), other players' private attributes, the faces of the entities the
+seat does not see (traded whole between entities of a kind). Every seat's view, log and
+visible options must stay the same, while the state does change. A new ruleset is one line
+in RULESETS (a built-in name or a folder)."""
 import json
 import random
 
@@ -12,12 +15,25 @@ import pytest
 
 from speciation import Game, load_ruleset
 
+from support.ruleset_builder import FIXTURES
+
 SAMPLE_POINTS = (0, 3, 25, 80)
+RULESETS = ["original", "marine", "evolution", str(FIXTURES / "faces")]
 
 
-@pytest.fixture(scope="module", params=["original", "marine", "evolution"])
+@pytest.fixture(scope="module", params=RULESETS, ids=lambda r: r.rsplit("/", 1)[-1])
 def ruleset(request):
     return load_ruleset(request.param)
+
+
+def _sees_face(record: dict, me: str, default: str) -> bool:
+    """Whether *me* sees an entity with a face (docs/language.md, 'Visibility'), written
+    out here apart from the engine's."""
+    seen = record.get("seen_by")
+    owner = record["id"] if record.get("kind") == "player" else record.get("player")
+    if default == "controller" and owner == me or seen == "all":
+        return True
+    return default == "all" if seen is None else me in seen
 
 
 def _resample(game: Game, seat: int, chooser: random.Random) -> Game:
@@ -27,7 +43,7 @@ def _resample(game: Game, seat: int, chooser: random.Random) -> Game:
     state["rng"] = chooser.getrandbits(64)
     state["seed"] = chooser.getrandbits(32)
     heads = hidden.shown_heads
-    secret_places, private_places = {}, {}
+    secret_places, private_places, faces = {}, {}, {}
     for record in state["ent"].values():
         for attr in sorted(hidden.order):
             if isinstance(record.get(attr), list):
@@ -37,8 +53,13 @@ def _resample(game: Game, seat: int, chooser: random.Random) -> Game:
             if isinstance(value, list):
                 first = 1 if value and record.get(heads.get(attr)) is True else 0
                 secret_places.setdefault(attr, []).extend((value, i) for i in range(first, len(value)))
+        deck = record.get("deck") if isinstance(record.get("deck"), str) else None  # (a game's deck: a list)
+        face = hidden.faces.get(deck) or hidden.faces.get(record["kind"])
+        if face is not None and not _sees_face(record, me, face.seen_by):
+            attrs = sorted(face.attributes & record.keys())
+            faces.setdefault((record["kind"], tuple(attrs)), []).append(record)
         owner = record["id"] if record.get("kind") == "player" else record.get("player")
-        if owner is not None and owner != me:
+        if owner is not None and owner != me and "seen_by" not in record:
             for attr in sorted(hidden.private):
                 if isinstance(record.get(attr), list):
                     private_places.setdefault("private", []).extend((record[attr], i) for i in range(len(record[attr])))
@@ -47,6 +68,11 @@ def _resample(game: Game, seat: int, chooser: random.Random) -> Game:
         chooser.shuffle(items)
         for (container, i), item in zip(places, items):
             container[i] = item
+    for (_, attrs), records in sorted(faces.items()):
+        values = [[record[a] for a in attrs] for record in records]
+        chooser.shuffle(values)
+        for record, value in zip(records, values):
+            record.update(zip(attrs, value))
     copy.state_edited()
     return copy
 

@@ -21,6 +21,7 @@ import urllib.request
 
 import pytest
 
+from support.ruleset_builder import FIXTURES
 from support.table_support import RunningTable, need_table_extra
 
 need_table_extra()
@@ -29,9 +30,20 @@ from speciation.interpreter.game import Game  # noqa: E402
 from speciation.interpreter.views import public_view  # noqa: E402
 from speciation.table.session import TableGame  # noqa: E402
 from speciation.api import determinize  # noqa: E402
+from speciation.interpreter.visibility import hidden_face, owner_of, sees  # noqa: E402
 
 HUMAN_DECISIONS = 25
 SEED = 987_654_321_987
+
+# Every ruleset this test plays, as a built-in name or a folder, with what it must hide
+# ('order': lists in a secret order; 'values': secret contents, private attributes or faces
+# the page never sees). A new ruleset is one line here.
+RULESETS = {
+    "original": {"order": False, "values": False},
+    "marine": {"order": True, "values": True},
+    "evolution": {"order": False, "values": False},
+    str(FIXTURES / "faces"): {"order": False, "values": False, "faces": True},  # revealed to one seat, to all
+}
 
 
 @pytest.fixture(scope="module")
@@ -60,12 +72,12 @@ def _secret_values(game: Game, seat: int | None) -> set[str]:
     me = game.state["players"][seat] if seat is not None else None
     found: set[str] = set()
     for record in game.state["ent"].values():
-        owner = record["id"] if record.get("kind") == "player" else record.get("player")
         for attr in sorted(hidden.contents):
             if isinstance(record.get(attr), list):
                 _strings(record[attr], found)
-        if owner != me:
-            for attr in sorted(hidden.private):
+        if not sees(hidden, record, me) if "seen_by" in record or hidden_face(hidden, record, me) \
+                else owner_of(record) != me:
+            for attr in sorted(hidden.private | hidden_face(hidden, record, me)):
                 if attr in record:
                     _strings(record[attr], found)
     return found - {"?"}
@@ -160,9 +172,11 @@ def _replay_all(running, ident: str, steps: int) -> list[str]:
 
 def _shown(view: dict, out: set) -> set:
     """The strings a view shows somewhere (a card's own record, which every view has, does
-    not count: where the card is, is what may be hidden)."""
+    not count: where the card is, is what may be hidden; but a name a view shows where it
+    may hide it, on an entity with a face, does)."""
     for record in view["ent"].values():
-        _strings({k: v for k, v in record.items() if k not in ("id", "name", "kind")}, out)
+        faced = "seen_by" in record or record.get("name") == "?"
+        _strings({k: v for k, v in record.items() if k not in ("id", "kind") and (faced or k != "name")}, out)
     return _strings({k: v for k, v in view.items() if k != "ent"}, out)
 
 
@@ -179,6 +193,12 @@ def resampled(monkeypatch):
     def checked(game, seat, seats, lang):
         message = built(game, seat, seats, lang)
         _shown(game.view(seat) if seat is not None else public_view(game), SHOWN.setdefault(seat, set()))
+        # The faces this page does not see now and has never seen are in no text of it.
+        unseen = _unseen_faces(game, seat) - SHOWN[seat]
+        FACES_LOOKED_FOR[seat] = FACES_LOOKED_FOR.get(seat, 0) + len(unseen)
+        text = json.dumps({**message, "svg": ""})
+        differences.extend(f"the unseen face {word!r} is in a message: {text[:300]}" for word in sorted(unseen)
+                           if re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text))
         if seat is None:
             return message
         other = built(determinize(game, seat, rng), seat, seats, lang)
@@ -191,23 +211,38 @@ def resampled(monkeypatch):
 
     monkeypatch.setattr(messages, "seat_state", checked)
     SHOWN.clear()
+    FACES_LOOKED_FOR.clear()
     return differences
 
 
 SHOWN: dict[int | None, set[str]] = {}   # the strings each seat's views showed when messages were built
+FACES_LOOKED_FOR: dict[int | None, int] = {}  # how many unseen faces were looked for in its messages
+
+
+def _unseen_faces(game: Game, seat: int | None) -> set[str]:
+    """The values of the faces seat *seat* (None: a spectator) does not see, of 4 letters
+    or more (the words that would name them)."""
+    me = game.state["players"][seat] if seat is not None else None
+    hidden = game.ruleset.hidden
+    found: set[str] = set()
+    for record in game.state["ent"].values():
+        for attr in sorted(hidden_face(hidden, record, me)):
+            _strings(record[attr], found)
+    return {word for word in found if len(word) >= 4}
 
 
 def _check_game(running, resampled, ruleset: str) -> None:
     """Play a game of *ruleset* as seat 1 with a spectator watching; assert nothing either
     page received holds what it may not see."""
-    session = TableGame.new(f"leak-{ruleset}-{random.random()}", ruleset, 3, ["human", "random", "random"],
+    session = TableGame.new(f"leak-{random.random()}", ruleset, 3, ["human", "random", "random"],
                             seed=SEED, hotseat=False)
     orders = _secret_orders(session.game)
-    assert orders or ruleset in ("original", "evolution"), "Marine's bags are in a secret order"
+    assert orders or not RULESETS[ruleset]["order"], "the ruleset's bags are in a secret order"
     hidden = {0: _secret_values(session.game, 0), None: _secret_values(session.game, None)}
     rng_state = json.dumps(session.game.state["rng"])
     texts, watched = _play_as(running, session, 0)
-    assert len(texts) > HUMAN_DECISIONS, "the page was sent a message after each decision"
+    assert len(texts) > min(HUMAN_DECISIONS, len(session.decisions) // 3), \
+        "the page was sent a message after each decision"
     assert any('"type": "error"' in t for t in texts) and any('"speciation_seat_record"' in t for t in watched)
     for seat, pages in ((0, texts), (None, watched)):
         messages = [_parsed(t) for t in pages]
@@ -221,14 +256,16 @@ def _check_game(running, resampled, ruleset: str) -> None:
         # Secret contents and others' private values never appear: by id anywhere, by name in
         # the text parts (the picture may draw every card's own spaces, wherever the card is).
         leaks = _leak_candidates(session, hidden[seat] | _secret_values(session.game, seat), SHOWN.get(seat, set()))
-        if ruleset == "marine":
-            assert leaks, "Marine hides other seats' traits: the test must have something to look for"
+        if RULESETS[ruleset]["values"]:
+            assert leaks, "the ruleset hides values from this page: the test must have something to look for"
         for ident, names in leaks.items():
             for word in names:
                 pattern = re.compile(rf"(?<![\w-]){re.escape(word)}(?![\w-])")
                 found = [t for t, m in zip(pages, messages) if pattern.search(_searchable(t, m, word == ident))]
                 who = "the spectator's" if seat is None else "seat 1's"
                 assert not found, f"the hidden value {ident!r} ({word!r}) reached {who} page: {found[0][:300]}"
+    if RULESETS[ruleset].get("faces"):
+        assert FACES_LOOKED_FOR.get(0) and FACES_LOOKED_FOR.get(None), "the test must have faces to look for"
     # Each message is the same when what the seat cannot see is changed.
     assert not resampled, "a message depends on what the seat cannot see: " + resampled[0]
 
@@ -249,15 +286,22 @@ def _parsed(text: str) -> dict:
     return data if isinstance(data, dict) else {"list": data}
 
 
-@pytest.mark.parametrize("ruleset", ["original", "marine", "evolution"])
+@pytest.mark.parametrize("ruleset", list(RULESETS), ids=lambda r: r.rsplit("/", 1)[-1])
 def test_nothing_a_page_receives_holds_what_it_may_not_see(running, resampled, ruleset):
     _check_game(running, resampled, ruleset)
 
 
-@pytest.mark.parametrize("leak", ["message", "save", "spectator"])
+@pytest.mark.parametrize("leak", ["message", "save", "spectator", "face"])
 def test_an_injected_leak_is_found(running, resampled, monkeypatch, leak):
     """The check above fails when a leak is put in: another seat's secret traits in a state
-    message, the whole save handed to a seat mid-game, the spectator shown seat 2's view."""
+    message, the whole save handed to a seat mid-game, the spectator shown seat 2's view, a
+    log line naming a card to every seat that does not see it (faces)."""
+    if leak == "face":
+        from speciation.interpreter import visibility
+        monkeypatch.setattr(visibility, "log_lines", lambda rt, values, render: None)
+        with pytest.raises(AssertionError, match="the unseen face"):
+            _check_game(running, resampled, str(FIXTURES / "faces"))
+        return
     from speciation.table import messages, session as session_module
     if leak == "message":
         built = messages.seat_state
