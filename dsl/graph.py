@@ -88,6 +88,7 @@ class Call(Stmt):
 
     name: str = ""
     args: list[Expr] = field(default_factory=list)
+    hooked: bool = False  # triggers listen for calls of the macro: the call is an event (interpreter/triggers.py)
 
 
 @dataclass(slots=True, eq=False)
@@ -106,14 +107,20 @@ class Perform(Stmt):
     target: Expr = None  # type: ignore[assignment]
     names: list[str] = field(default_factory=list)
     values: list[Expr] = field(default_factory=list)
+    ability: str | None = None  # perform c.name: the card's ability of that name, not its effect
 
 
 @dataclass(slots=True, eq=False)
 class Emit(Stmt):
-    """Fire an event: every active trigger listening for it runs, in order."""
+    """Fire an event: every active trigger listening for it runs, in order. An event with
+    more than that (a body of its own, ``before:`` triggers, a handler that may ``stop``,
+    triggers ordered by their controllers) is *dispatched*: run step by step by
+    interpreter/triggers.py in a frame of its own."""
 
     event: str = ""
     args: list[Expr] = field(default_factory=list)
+    body: Block | None = None  # emit ev(a): followed by a block: the event itself, unless prevented
+    dispatch: bool = False
 
 
 @dataclass(slots=True, eq=False)
@@ -158,6 +165,10 @@ class Trigger:
     active: Expr | None
     body: Block
     span: Span
+    timing: str = "on"  # on (after the event), before (may prevent it) or instead (prevents it)
+    index: int = -1  # its place among all triggers (a dispatched event's saved queue names it)
+    ability: str | None = None  # the card ability it belongs to, if any
+    stops: bool = False  # its effect may 'stop' the event's remaining handlers
 
 
 @dataclass(slots=True)

@@ -22,6 +22,7 @@ from . import visibility
 from .builtins import FUNCTIONS, VERBS
 from .expressions import ENTITIES, ExpressionCompiler, Scope, own
 from .limits import SMALL, check_value
+from .triggers import signal
 
 
 class Compiler(ExpressionCompiler):
@@ -29,6 +30,8 @@ class Compiler(ExpressionCompiler):
     node kind of a statement)."""
 
     families = {"e_": EXPRESSION_KINDS, "s_": STATEMENT_KINDS}
+    timing: str | None = None  # the timing of the trigger whose effect is compiled (on, before, instead)
+    abilities: frozenset = frozenset()  # the names of cards' activated abilities (perform c.name)
 
     # ---- entry points -----------------------------------------------------------
 
@@ -185,12 +188,39 @@ class Compiler(ExpressionCompiler):
         args = [self.expr(a, scope) for a in (args_tree.children if args_tree is not None else [])]
         return self._add(g.Emit(scope.span(tree), str(name), args))
 
+    def s_emit_block(self, tree: Tree, scope: Scope) -> g.Stmt:
+        name, args_tree, suite = tree.children
+        args = [self.expr(a, scope) for a in (args_tree.children if args_tree is not None else [])]
+        for stmt in _escapes(suite):
+            self.error(f"'{stmt.data[:-5]}' cannot leave the body of an emit (the event would be left half done)",
+                       scope.span(stmt), "end the event's body normally; a trigger can 'prevent' it instead")
+        node = g.Emit(scope.span(tree), str(name), args, body=self.suite(suite, scope))
+        node.dispatch = True
+        return self._add(node)
+
+    def s_prevent_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
+        if self.timing not in ("before", "instead"):
+            self.error("'prevent' belongs in the effect of a trigger that listens 'before:' an event",
+                       scope.span(tree), "write the trigger with 'before: event(...)' instead of 'on:'")
+        return self._simple(tree, scope, lambda rt, env: signal(rt, "prevented"))
+
+    def s_stop_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
+        if self.timing is None:
+            self.error("'stop' belongs in the effect of a trigger (it skips the event's remaining handlers)",
+                       scope.span(tree))
+        return self._simple(tree, scope, lambda rt, env: signal(rt, "stopped"))
+
     def s_perform_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
         target, *rest = tree.children
         rest = [r for r in rest if r is not None]
         names = [str(r) for r in rest[0::2]]
         values = [self.expr(r, scope) for r in rest[1::2]]
-        return self._add(g.Perform(scope.span(tree), self.expr(target, scope), names, values))
+        ability = None
+        if target.data == "attr" and str(target.children[1]) in self.abilities:  # perform c.name: an ability
+            target, ability = target.children[0], str(target.children[1])
+        node = g.Perform(scope.span(tree), self.expr(target, scope), names, values)
+        node.ability = ability
+        return self._add(node)
 
     def s_break_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
         return self._add(g.Break(scope.span(tree)))
@@ -378,9 +408,21 @@ def _bound_names(stmts: list) -> set[str]:
             kids = [k for k in tree.children if isinstance(k, Token) and k.type == "NAME"]
             names.add(str(kids[0]))
         if tree.data in ("if_stmt", "for_stmt", "while_stmt", "repeat_stmt", "suite",
-                         "elif_clause", "else_clause"):
+                         "elif_clause", "else_clause", "emit_block"):
             names |= _bound_names(tree.children)
     return names
+
+
+def _escapes(tree: Tree, in_loop: bool = False) -> list:
+    """The returns, and the breaks outside a loop of its own, in an emit's body."""
+    found = []
+    for child in tree.children:
+        if isinstance(child, Tree):
+            if child.data == "return_stmt" or (child.data == "break_stmt" and not in_loop):
+                found.append(child)
+            else:
+                found += _escapes(child, in_loop or child.data in ("for_stmt", "while_stmt", "repeat_stmt"))
+    return found
 
 
 def _local_place(tree: Tree) -> bool:

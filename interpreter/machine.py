@@ -17,7 +17,7 @@ from typing import Any
 
 from ..dsl import graph as g
 from ..dsl.errors import RuleRuntimeError
-from . import rng
+from . import rng, triggers
 from .compiler import keep
 from .errors import call_chain, in_authors_words, mark
 from .limits import DEFAULT, BudgetError, Limits, Meter, check_sequence, check_text
@@ -301,8 +301,10 @@ class Machine:
                         stack.append([node.body.id, 0, None, frame[3]])
                     else:
                         stack.pop()
-                else:  # CallValue: the macro it called has ended
+                elif kind is g.CallValue:  # the macro it called has ended
                     self._receive(node, frame, env)
+                else:  # a dispatched event (interpreter/triggers.py)
+                    triggers.step(self, node, frame)
         except RuleRuntimeError:
             raise
         except Exception as exc:  # a bug in the rules: say where, and through which calls
@@ -341,6 +343,8 @@ class Machine:
         if len(stack) >= self.limits.stack_depth and kind in _NESTING:
             too_deep(self.limits)
         if type(stmt) is g.Call:
+            if stmt.hooked:  # triggers listen for this macro's calls
+                return triggers.enter(self, stmt, frame, env)
             macro = self.ruleset.macros[stmt.name]
             if macro.body.fast:
                 new_env = dict(zip(macro.params, [_own(a(self, env)) for a in stmt.args]))
@@ -361,7 +365,8 @@ class Machine:
             return True
         if type(stmt) is g.Perform:
             target = stmt.target(self, env)
-            effect = self.ruleset.effects.get(target)
+            effect = self.ruleset.effects.get(target) if stmt.ability is None else \
+                triggers.ability(self, target, stmt.ability)
             if effect is None and isinstance(target, str) and target in self.ent:  # a copy: its card's
                 effect = self.ruleset.effects.get(self.ent[target].get("card"))
             if effect is None:
@@ -372,7 +377,7 @@ class Machine:
             stack.append([body.id, 0, new_env, len(stack)])
             return True
         if type(stmt) is g.Emit:
-            return self._emit(stmt, env)
+            return triggers.enter(self, stmt, frame, env) if stmt.dispatch else self._emit(stmt, env)
         if type(stmt) is g.Break:
             self._unwind(loop=True)
             return True

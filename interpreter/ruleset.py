@@ -15,7 +15,7 @@ from typing import Any
 from ..dsl import cache
 from ..dsl import graph as g
 from ..dsl.errors import RuleErrors, SchemaError, Span, did_you_mean
-from ..dsl.layers import SIGNATURE, Definitions, plain_value, find_ruleset
+from ..dsl.layers import Definitions, plain_value, find_ruleset
 from ..dsl.layers import available_rulesets, slug, variant_files  # public here too
 from ..dsl.loader import Node
 from ..dsl.presentation import check_presentation
@@ -23,7 +23,9 @@ from ..dsl.reserved import check_fields, check_params
 from ..dsl.types import check_types
 from .board import HexGrid, cell_id
 from .codegen import generate, generate_code, generate_function
+from .abilities import activated_names, check_events, compile_abilities, compile_triggers, order_choice
 from .compiler import Compiler, compile_expression_text, returns_value
+from .triggers import mark_dispatch
 from .errors import note_function
 from .limits import BudgetError
 from ..dsl.declarations import Hidden, check_conventions, hidden_of
@@ -77,6 +79,10 @@ class Ruleset:
     # kinds with a 'max': kind -> (ids of its declared entities, the ids it may create: kind#1 ...)
     creatable: dict[str, tuple[list[str], list[str]]] = field(default_factory=dict)
     kind_defaults: dict[str, dict] = field(default_factory=dict)  # the attributes of a created entity
+    before: dict[str, list[g.Trigger]] = field(default_factory=dict)  # event -> its before:/instead: triggers
+    trigger_list: list[g.Trigger] = field(default_factory=list)  # every trigger, by its index
+    abilities: dict[tuple[str, str], tuple[g.Block, list[str]]] = field(default_factory=dict)  # (card, name)
+    order_choice: g.Choose | None = None  # "which of your triggers next" (interpreter/triggers.py)
 
     def compile_program(self, text: str, origin: Span, params: Sequence[str] = ()) -> g.Block:
         """Compile extra statements (a scenario's setup, say) in this ruleset's names."""
@@ -92,6 +98,7 @@ class Ruleset:
         result = build(self.compiler)
         mark_static(self.functions, self.compiler.written, {})
         link_invalidation(self.functions, self.compiler.nodes)
+        mark_dispatch(self)
         generate_code(self)
         errors = self.compiler.errors[before:]
         del self.compiler.errors[before:]
@@ -108,6 +115,7 @@ def load_ruleset(name_or_path: str, variants: list[str] | tuple = (), mods: list
     """Load, check and compile a ruleset; raises :class:`RuleErrors` with every problem."""
     root = find_ruleset(name_or_path)
     ruleset = RulesetBuilder().build(root, list(variants), list(mods))
+    mark_dispatch(ruleset)
     generate_code(ruleset)
     ruleset.source = str(root.resolve()) if Path(name_or_path).exists() else str(name_or_path)
     return ruleset
@@ -145,6 +153,7 @@ class RulesetBuilder(Definitions):
         compiler.generate = generate  # each expression checked without a mistake is also code
         compiler.macro_params = {name: params for name, (params, _, _) in self.macros.items()}
         compiler.creatable = set(self.kind_max)
+        compiler.abilities = activated_names(self.cards)
         compiler.macro_returns = {name for name, (_, text, span) in self.macros.items() if returns_value(text, span)}
         functions = {name: g.Function(name, params, span) for name, (params, _, span) in self.functions.items()}
         for params, _, span in self.functions.values():
@@ -164,16 +173,18 @@ class RulesetBuilder(Definitions):
         conventions, found = check_conventions(manifest, self.functions, Span(str(root / "ruleset.yaml"), 1, 1))
         compiler.errors.extend(found)
         decks = {name: spec for name, spec in self.decks.items()}
-        effects, cards = self.compile_cards(compiler, decks)
+        abilities: dict = {}
+        effects, cards = self.compile_cards(compiler, decks, attributes, abilities)
         compiler.errors.extend(cache.type_errors(self.sources, variants, mods, lambda: check_types(
             self, constants, {i: p for i, (_, p) in effects.items()})))
-        triggers = self.compile_triggers(compiler, decks)
-        modifiers = self.compile_modifiers(compiler, functions, decks)
+        triggers, before, trigger_list = compile_triggers(self, compiler, decks, copies, self.ability_names)
+        modifiers = self.compile_modifiers(compiler, functions, decks, copies)
         mark_static(functions, compiler.written, modifiers)  # first: generated calls inline by it
         for function in functions.values():
             function.call = _caller(function, modifiers.get(function.name, []), compiler)
         link_invalidation(functions, compiler.nodes)
-        self.check_events(compiler, triggers)
+        check_events(compiler, triggers, before, macros)
+        choice = order_choice(compiler, Span(str(root / "ruleset.yaml"), 1, 1))
         card_kinds = {**self.entities, **card_entities}
         self.errors.extend(check_presentation(self.presentation, self.presentation_spans, self.kinds, card_kinds,
                                               {k: v for k, (v, _) in self.symbols.items()},
@@ -210,7 +221,8 @@ class RulesetBuilder(Definitions):
             digest=self.digest(), presentation=self.presentation, mod_digests=list(self.mod_digests), sources=self.sources,
             compiler=compiler, mod_infos=self.mod_infos, conventions=conventions, hidden=hidden,
             copies=_by_deck(copies, card_entities), creatable=creatable,
-            kind_defaults={kind: plain_value(self.kinds.get(kind, {})) for kind in creatable})
+            kind_defaults={kind: plain_value(self.kinds.get(kind, {})) for kind in creatable},
+            before=before, trigger_list=trigger_list, abilities=abilities, order_choice=choice)
 
     def all_labels(self, cards: dict[str, CardInfo]) -> dict[str, dict[str, str]]:
         labels = {lang: dict(names) for lang, names in self.labels.items()}
@@ -263,8 +275,9 @@ class RulesetBuilder(Definitions):
                 counts[deck] = counts.get(deck, 0) + n
         return out
 
-    def compile_cards(self, compiler: Compiler, decks: dict) -> tuple[dict, dict]:
+    def compile_cards(self, compiler: Compiler, decks: dict, attributes: set, abilities: dict) -> tuple[dict, dict]:
         effects, cards = {}, {}
+        self.ability_names: dict[int, str] = {}
         for ident, (doc, path) in self.cards.items():
             deck = self.deck_of(ident, doc)
             if deck not in decks:  # say so, and still check the card as if in the likeliest deck
@@ -282,10 +295,7 @@ class RulesetBuilder(Definitions):
                                     self.provenance_of(ident, doc, deck), path, plain_value(doc.get("labels", {})))
             self.triggers.extend((t, ident) for t in doc.get("triggers", []))
             self.modifiers.extend((m, ident) for m in doc.get("modifiers", []))
-            for part in ("triggers", "modifiers"):
-                if "copies" in doc and doc.get(part):
-                    compiler.error(f"a card with copies cannot have {part} yet (each copy would need its own)",
-                                   doc.where(part), "give the deck's rules a trigger that performs the copy")
+            compile_abilities(compiler, ident, doc, params, attributes, self.triggers, self.ability_names, abilities)
         return effects, cards
 
     def _activity(self, compiler: Compiler, owner: str | None, decks: dict) -> g.Expr | None:
@@ -296,38 +306,8 @@ class RulesetBuilder(Definitions):
             return None
         return compile_expression_text(compiler, deck["active_while"], deck.where("active_while"), ["self"])
 
-    def compile_triggers(self, compiler: Compiler, decks: dict) -> dict[str, list[g.Trigger]]:
-        out: dict[str, list[g.Trigger]] = {}
-        for node, owner in self.triggers:
-            match = SIGNATURE.match(str(node["on"]))
-            if not match:
-                compiler.error("a trigger's 'on' must look like event(a, b)", node.where("on"))
-                continue
-            event = match.group(1)
-            params = [p.strip() for p in (match.group(2) or "").split(",") if p.strip()]
-            compiler.errors.extend(check_params(params, "trigger", node.where("on")))
-            params = params + ["self"]
-            test = compile_expression_text(compiler, node["if"], node.where("if"), params) if "if" in node else None
-            body = compiler.program(node["effect"], node.where("effect"), params)
-            out.setdefault(event, []).append(g.Trigger(event, params, owner, test,
-                                                       self._activity(compiler, owner, decks), body, node.span))
-        return out
-
-    def check_events(self, compiler: Compiler, triggers: dict[str, list[g.Trigger]]) -> None:
-        """Each trigger must listen for an event some rule emits, with as many values."""
-        emitted: dict[str, int] = {}
-        for node in compiler.nodes:
-            if isinstance(node, g.Emit):
-                emitted[node.event] = len(node.args)
-        for event, listeners in triggers.items():
-            for trigger in listeners:
-                if event not in emitted:
-                    compiler.error(f"no rule emits the event '{event}'", trigger.span, did_you_mean(event, emitted))
-                elif len(trigger.params) - 1 != emitted[event]:
-                    compiler.error(f"event '{event}' carries {emitted[event]} values, but this trigger names "
-                                   f"{len(trigger.params) - 1}", trigger.span)
-
-    def compile_modifiers(self, compiler: Compiler, functions: dict, decks: dict) -> dict[str, list[g.Modifier]]:
+    def compile_modifiers(self, compiler: Compiler, functions: dict, decks: dict,
+                          copies: dict) -> dict[str, list[g.Modifier]]:
         out: dict[str, list[g.Modifier]] = {}
         for node, owner in self.modifiers:
             name = str(node["function"])
@@ -343,7 +323,8 @@ class RulesetBuilder(Definitions):
                 active = extra if active is None else (lambda a, b: lambda rt, env: a(rt, env) and b(rt, env))(active, extra)
             value = compile_expression_text(compiler, node["value"], node.where("value"), params)
             compiler.reads = compiler.calls = None
-            out.setdefault(name, []).append(g.Modifier(name, owner, active, value, node.span))
+            for who in copies.get(owner, [owner]) if owner is not None else [None]:  # each copy its own
+                out.setdefault(name, []).append(g.Modifier(name, who, active, value, node.span))
         return out
 
     def initial_entities(self, constants: dict) -> dict[str, dict]:

@@ -89,7 +89,7 @@ class RunnerWriter(StatementWriter):
             self.in_frame(stmt.body, "None", "frame[3]", "env")
             self.depth -= 1
             self.emit("stack.pop()")
-        elif type(stmt) is g.Call:
+        elif type(stmt) is g.Call and not stmt.hooked:
             macro = self.macros[stmt.name]
             self.emit("if len(stack) >= lim.stack_depth:")
             self.emit("    _too_deep(lim)")
@@ -97,7 +97,7 @@ class RunnerWriter(StatementWriter):
             names, local = ", ".join(f"{ident(p)}: {self.own(a)}" for p, a in zip(macro.params, args)), self.tmp()
             self.emit(f"{local} = {{{names}}}")
             self.in_frame(macro.body, local, "len(stack)", local, direct=True)
-        elif type(stmt) is g.Emit:
+        elif type(stmt) is g.Emit and not stmt.dispatch:
             self.emit("if len(stack) >= lim.stack_depth:")
             self.emit("    _too_deep(lim)")
             chosen = self.triggered(stmt) or "()"
@@ -111,7 +111,7 @@ class RunnerWriter(StatementWriter):
         elif type(stmt) is g.Choose:
             self.emit(f"if rt.ask(S[{k}], env, {self.listed(stmt.options)}):")
             self.emit("    return True")
-        else:  # perform, break, return: the machine's own steps
+        else:  # perform, break, return, dispatched events: the machine's own steps
             self.emit(f"if rt._enter(S[{k}], frame, env):")
             self.emit("    return True")
 
@@ -167,7 +167,7 @@ def generate_runners(ruleset) -> None:
     def inline(stmt: g.Stmt) -> bool:
         kind = type(stmt)
         if type(stmt) is g.Call:
-            return bool(macros[stmt.name].body.fast)
+            return bool(macros[stmt.name].body.fast) and not stmt.hooked
         return kind is g.Simple or (kind in COMPOUND and bool(stmt.fast))
     for node in ruleset.nodes:
         if type(node) is g.Block and node.runner is None:

@@ -97,9 +97,9 @@ class Purity:
             return self.suite(stmt.body, loops + 1)
         if type(stmt) is g.Call:
             macro = self.ruleset.macros.get(stmt.name)
-            return macro is not None and self.block(macro.body)
+            return macro is not None and not stmt.hooked and self.block(macro.body)
         if type(stmt) is g.Emit:
-            return all(self.block(t.body) for t in self.ruleset.triggers.get(stmt.event, []))
+            return not stmt.dispatch and all(self.block(t.body) for t in self.ruleset.triggers.get(stmt.event, []))
         return False  # choose, perform
 
     def suite(self, block: g.Block, loops: int) -> bool:

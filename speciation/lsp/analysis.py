@@ -14,7 +14,7 @@ from ..vocabulary import Entry, Vocabulary, vocabulary
 from . import files
 
 KEYWORDS = ("let", "choose", "may", "from", "by", "prompt", "showing", "privately", "draw", "shuffle",
-            "emit", "perform", "with", "break", "return", "pass", "if", "elif", "else", "for", "in",
+            "emit", "perform", "with", "break", "return", "pass", "prevent", "stop", "if", "elif", "else", "for", "in",
             "while", "repeat", "and", "or", "not", "none", "true", "false")
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 

@@ -82,8 +82,8 @@ def test_missing_top_level_key():
 
 
 def test_missing_key_in_a_list_item():
-    assert errors_of("triggers:\n  - effect: pass\n") == [
-        (2, 5, "in 'triggers' → item 1: missing key 'on' in rules file", "")]
+    assert errors_of("triggers:\n  - on: x()\n") == [
+        (2, 5, "in 'triggers' → item 1: missing key 'effect' in rules file", "")]
 
 
 def test_missing_card_keys_are_all_reported():
