@@ -93,6 +93,7 @@ def _band(canvas: Any, seats: dict, palette: str | None, owner: str, x0: float, 
     hand = record.get(seats.get("hand", ""), []) if seats.get("hand") else []
     if hand:
         height += 30
+    width = max(width, 64 + len(hand) * (CHIP_W + 4), 20 + len(row) * (ENTITY_W + GAP))
     canvas.add(f'<rect x="{x0}" y="{y}" width="{width}" height="{height}" rx="8" fill="#fbf7ec" stroke="{colour}" '
                f'stroke-width="2"/>')
     canvas.group(owner, scene.label(owner), text(x0 + 10, y + 19, scene.label(owner), 13, weight="bold", fill=colour),
