@@ -141,7 +141,7 @@ def test_check_a_lone_card_against_each_builtin(tmp_path, capsys):
     card.write_text(CARD, encoding="utf-8")
     assert main(["check", str(card)]) == 0
     out = capsys.readouterr()
-    assert f"{card}: names no ruleset; checked against each built-in one (marine, original): it fits original\n" in out.out
+    assert f"{card}: names no ruleset; checked against each built-in one (evolution, marine, original): it fits original\n" in out.out
     assert f"ok: {card} against original 1.0 (27 cards; brings card windfall)" in out.out
     assert "marine" not in out.out.split("\n", 1)[1] and out.err == ""   # Marine's errors are not shown
     card.write_text(CARD.replace("2)", '"two")'), encoding="utf-8")
@@ -232,7 +232,7 @@ def test_a_variant_file_is_given_by_its_path(tmp_path, capsys):
     assert main(["check", "original", "--variant", str(variant)]) == 0
     assert main(["check", str(variant)]) == 0
     out = capsys.readouterr().out
-    assert f"{variant}: names no ruleset; checked against each built-in one (marine, original): it fits" in out
+    assert f"{variant}: names no ruleset; checked against each built-in one (evolution, marine, original): it fits" in out
     scenario = tmp_path / "rich_bonus.yaml"   # a scenario names it by a path from its own folder
     scenario.write_text("scenario: rich\nruleset: original\nvariants: [rich.yaml]\nplayers: 2\n"
                         "expect:\n  - that: bonus[1] == 2\n", encoding="utf-8")
