@@ -116,7 +116,28 @@ class _Checker:
             for i in range(len(self.p.get(section, []))):
                 self.source((section, i))
         self.check_panels()
+        self.check_tableau()
         return self.errors
+
+    def check_tableau(self) -> None:
+        tableau = self.p.get("tableau")
+        if tableau is None:
+            return
+        self.palette(("tableau", "palette"))
+        if "places" in tableau:
+            self.source(("tableau", "places"))
+        seats = tableau.get("seats", {})
+        kind = self.kind(("tableau", "seats", "kind")) if "kind" in seats else "player"
+        for key in ("row", "hand"):
+            if kind is not None:
+                self.attribute(kind, ("tableau", "seats", key))
+        anywhere = set().union(*(self.attributes_of(k) for k in self.kinds))
+        for path in [("tableau", "seats", "items"), ("tableau", "seats", "hidden")] + \
+                [("tableau", part, "counters", i) for part in ("places", "seats")
+                 for i in range(len(tableau.get(part, {}).get("counters", [])))] + [("tableau", "places", "detail")]:
+            name = _get(self.p, path)
+            if name is not None and name not in anywhere:
+                self.error(f"no kind of entity has an attribute '{name}'", path, did_you_mean(name, anywhere))
 
     def check_display(self) -> None:
         display = self.p.get("display")

@@ -200,7 +200,7 @@ class Machine:
         if ident is None:
             raise BudgetError(f"no more than {len(ids)} entities of kind '{kind}' may exist at once (its 'max')")
         defaults = self.ruleset.kind_defaults.get(kind, {})
-        record = {"kind": str(kind), "id": ident}  # plain text (a YAML key is a Text)
+        record = {"kind": str(kind), "id": str(ident)}  # plain text: states are marshalled
         record.update(deepcopy(defaults))
         self.ent[ident] = record
         self.meter.left -= 1 + len(record)

@@ -16,6 +16,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from .layout import card_lines, card_height
 from .scene import BLANK, Scene, centre
+from .tableau import draw_tableau
 
 HEX = 44                      # hex radius (centre to corner)
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
@@ -469,6 +470,9 @@ def draw(scene: Scene, log: bool = True) -> Picture:
     y = top + max(board_h, display_h) + 16
     rows_w, rows_h = _rows(canvas, 16, y)
     y += rows_h
+    tableau_w, tableau_h = draw_tableau(canvas, 16, y + (8 if rows_h else 0), max(700.0, rows_w),
+                                           (_text, _disk, _fit))
+    rows_w, y = max(rows_w, tableau_w), y + tableau_h + (8 if tableau_h else 0)
     y += _scores(canvas, 16, y) + 8
     left_w = max(display_x + display_w, 16 + rows_w, 700)
     log_x = left_w + 20

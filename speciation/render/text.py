@@ -6,12 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from .scene import Scene
+from .tableau import tableau_text
 
 
 def render_text(source: Any, seat: int | None = None, lang: str | None = None, ruleset: Any = None,
                 omniscient: bool = False) -> str:
     scene = Scene.of(source, seat, lang, ruleset, omniscient)
-    parts = [_heading(scene), _board(scene), _display(scene), _rows(scene), _panels(scene), scores_text(scene)]
+    parts = [_heading(scene), _board(scene), _display(scene), _rows(scene), tableau_text(scene), _panels(scene),
+             scores_text(scene)]
     return "\n".join(p for p in parts if p)
 
 

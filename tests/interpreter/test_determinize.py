@@ -12,7 +12,7 @@ from speciation.api import determinize
 
 @pytest.fixture(scope="module")
 def rulesets():
-    return {name: load_ruleset(name) for name in ("original", "marine")}
+    return {name: load_ruleset(name) for name in ("original", "marine", "evolution")}
 
 
 def _played(ruleset, players: int, seed: int, actions: int) -> Game:
@@ -24,7 +24,7 @@ def _played(ruleset, players: int, seed: int, actions: int) -> Game:
 
 
 @pytest.mark.parametrize("name,players,actions", [("original", 3, 40), ("marine", 3, 0), ("marine", 4, 2),
-                                                  ("marine", 2, 60)])
+                                                  ("marine", 2, 60), ("evolution", 3, 80)])
 def test_every_seat_sees_the_copy_as_it_sees_the_game(rulesets, name, players, actions):
     game = _played(rulesets[name], players, 7, actions)
     for seat in range(players):

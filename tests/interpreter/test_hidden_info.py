@@ -18,7 +18,7 @@ from speciation import Game, load_ruleset
 from support.ruleset_builder import FIXTURES
 
 SAMPLE_POINTS = (0, 3, 25, 80)
-RULESETS = ["original", "marine", str(FIXTURES / "faces")]
+RULESETS = ["original", "marine", "evolution", str(FIXTURES / "faces")]
 
 
 @pytest.fixture(scope="module", params=RULESETS, ids=lambda r: r.rsplit("/", 1)[-1])

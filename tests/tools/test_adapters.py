@@ -94,7 +94,7 @@ def test_openspiel_every_chance_step_is_a_chance_node(ruleset, decisions, monkey
     assert rest(state.inner.state) == rest(original.state) and state.inner.log == original.log
 
 
-@pytest.mark.parametrize("ruleset, decisions", [(TOY, None), ("original", 40), ("marine", 40)])
+@pytest.mark.parametrize("ruleset, decisions", [(TOY, None), ("original", 40), ("marine", 40), ("evolution", 40)])
 def test_openspiel_chance_played_by_rule_is_reproducible(ruleset, decisions):
     """Always outcome 0, or seeded random outcomes: the same game every time; the same as a
     ``Game`` given those outcomes on a tape; clones and the history replay it; a chance node

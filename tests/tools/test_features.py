@@ -68,7 +68,7 @@ def test_without_features_the_scores_from_the_seat_on(tmp_path):
     assert seat_features(game, 0) == [2.0, 1.0] and seat_features(game, 1) == [1.0, 2.0]
 
 
-@pytest.mark.parametrize("name,players,actions", [("original", 3, 120), ("marine", 2, 160)])
+@pytest.mark.parametrize("name,players,actions", [("original", 3, 120), ("marine", 2, 160), ("evolution", 3, 150)])
 def test_the_editions_features_keep_their_length_all_game(name, players, actions):
     ruleset = load_ruleset(name)
     count = feature_count(ruleset, players)

@@ -174,7 +174,8 @@ def _choices(game: Game, poisoned: list[Game], seat: int) -> list[int]:
 
 # Positions where the hidden facts matter: an agent that searched the real game (a plain
 # clone instead of a determinization) would choose differently on the poisoned copies.
-@pytest.mark.parametrize("name,players,actions", [("original", 3, 20), ("marine", 2, 16), ("marine", 2, 101)])
+@pytest.mark.parametrize("name,players,actions", [("original", 3, 20), ("marine", 2, 16), ("marine", 2, 101),
+                                                   ("evolution", 3, 40)])
 def test_choices_do_not_depend_on_hidden_facts(name, players, actions, monkeypatch):
     game = Game.new(load_ruleset(name), players, 11)
     walkers = [RandomAgent(11, s) for s in range(players)]

@@ -259,7 +259,7 @@ def test_hot_seat_hands_the_screen_over(page, running):
 
 # ---- a whole game against agents, to the end -----------------------------------------------------
 
-@pytest.mark.parametrize("ruleset,variants,lang", [("original", [], ""), ("marine", ["short"], "pl")])
+@pytest.mark.parametrize("ruleset,variants,lang", [("original", [], ""), ("marine", ["short"], "pl"), ("evolution", [], "")])
 def test_play_to_the_end_against_agents(page, running, ruleset, variants, lang):
     """The person's seat clicks its buttons until the game is over (the game is started near
     its end by random play, to keep the test short)."""

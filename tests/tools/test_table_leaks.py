@@ -41,6 +41,7 @@ SEED = 987_654_321_987
 RULESETS = {
     "original": {"order": False, "values": False},
     "marine": {"order": True, "values": True},
+    "evolution": {"order": False, "values": False},
     str(FIXTURES / "faces"): {"order": False, "values": False, "faces": True},  # revealed to one seat, to all
 }
 
@@ -334,6 +335,9 @@ def test_an_injected_leak_is_found(running, resampled, monkeypatch, leak):
 def _leak_candidates(session: TableGame, secret: set[str], public: set[str]) -> dict[str, set[str]]:
     """Hidden values the page never saw, with the words that name them (id and names)."""
     ruleset = session.game.ruleset
+    ent = session.game.state["ent"]
+    # a card with copies: a copy the page saw names the hidden copies of the same card too
+    seen_names = {ent[i].get("name") for i in public if i in ent}
     out = {}
     for ident in secret - public:
         names = {ident}
@@ -343,5 +347,5 @@ def _leak_candidates(session: TableGame, secret: set[str], public: set[str]) -> 
         for labels in ruleset.labels.values():
             if isinstance(labels.get(ident), str):
                 names.add(labels[ident])
-        out[ident] = {n for n in names if len(n) >= 4 and n not in public}
+        out[ident] = {n for n in names if len(n) >= 4 and n not in public and n not in seen_names}
     return {k: v for k, v in out.items() if v}
