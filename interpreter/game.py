@@ -61,6 +61,7 @@ class Game:
             raise ValueError(f"ruleset '{self.ruleset.name}' has no names in language '{lang}' (it has: {known})")
         self._lang = lang
         self._machine.names = self.ruleset.labels.get(lang, {}) if lang else {}
+        self._machine.phrases = self.ruleset.phrases.get(lang, {}) if lang else {}
 
     # ---- creation -----------------------------------------------------------------
 
@@ -422,6 +423,7 @@ class Game:
         self._machine.set_limits(machine.limits)
         self._machine.keep_log, self._machine.chance_source = machine.keep_log, machine.chance_source
         self._machine.names, self._machine.on_settled = machine.names, machine.on_settled
+        self._machine.phrases = machine.phrases
         history = checkpoint["history"]
         self._history = _copy(history) if history is not None and machine.chance_source is None else None
         self.decision_number = checkpoint["decisions"]

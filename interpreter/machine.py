@@ -67,7 +67,7 @@ def too_deep(limits: Limits) -> None:
 class Machine:
     """Runs rules against one game state; also the ``rt`` every closure receives."""
 
-    __slots__ = ("ruleset", "state", "ent", "nodes", "memo", "static_memo", "names", "keep_log",
+    __slots__ = ("ruleset", "state", "ent", "nodes", "memo", "static_memo", "names", "phrases", "keep_log",
                  "limits", "meter", "log_chars", "chance_source", "on_settled")
 
     def __init__(self, ruleset, state: dict):
@@ -78,6 +78,7 @@ class Machine:
         self.memo: dict = {}  # rule-function results by name, until a statement makes them stale
         self.static_memo: dict = {}  # results of static functions, valid all game
         self.names: dict[str, str] = {}  # display names in the chosen language
+        self.phrases: dict[str, str] = {}  # the rule files' sentences in the chosen language
         self.keep_log = True  # False: log lines are not even formatted (agents, batch runs)
         self.limits: Limits = DEFAULT  # budgets at run time (see limits.py)
         self.meter = Meter(self.limits)
@@ -114,9 +115,10 @@ class Machine:
                 return str(record.get("name", value))
             return value
         if value is None:
-            return "none"
+            return self.names.get("none", "none")
         if isinstance(value, bool):
-            return "true" if value else "false"
+            word = "true" if value else "false"
+            return self.names.get(word, word)
         if isinstance(value, list):
             return "[" + ", ".join(self.label(v) for v in value) + "]"
         return str(value)
@@ -178,7 +180,8 @@ class Machine:
         else:
             value = outcomes[self.random_below(len(outcomes))]
         if self.keep_log:
-            self.add_log_line(f"  roll → {self.label(value)}", f"  roll → {self.label(value)}")
+            line = self.phrases.get("  roll → {}", "  roll → {}").replace("{}", self.label(value), 1)
+            self.add_log_line(line, line)
         return value
 
     def created(self, kind: str) -> list:
@@ -431,6 +434,8 @@ class Machine:
             return False
         actor = stmt.actor(self, env)
         prompt = str(stmt.prompt(self, env)) if stmt.prompt is not None else ""
+        if self.phrases:
+            prompt = self.phrases.get(prompt, prompt)
         self.state["pending"] = {"actor": actor, "prompt": prompt, "options": options,
                                  "optional": stmt.optional, "var": stmt.var, "node": stmt.id,
                                  "private": stmt.private}

@@ -114,6 +114,7 @@ class ViewReader:
         self.ruleset, self.view = ruleset, view
         self.machine = Machine(ruleset, view)
         self.machine.names = ruleset.labels.get(lang, {}) if lang else {}
+        self.machine.phrases = ruleset.phrases.get(lang, {}) if lang else {}
 
     def value(self, name: str, *args: Any) -> Any:
         """The value of rule function *name* on the view (:data:`UNKNOWN` if it cannot be

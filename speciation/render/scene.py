@@ -146,7 +146,10 @@ class Scene:
 
     def card_text(self, ident: str) -> str:
         card = self.ruleset.cards.get(ident)
-        return card.text.strip() if card else ""
+        if card is None:
+            return ""
+        texts = self.ruleset.texts.get(self.lang, {}) if self.lang else {}
+        return texts.get(card.id, texts.get(ident, card.text)).strip()
 
     @property
     def cells(self) -> list[dict]:
