@@ -15,7 +15,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import HTTPConnection, Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -23,6 +23,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..dsl.errors import RuleErrors, SpeciationError
 from ..dsl.loader import load_file
 from ..interpreter.ruleset import available_rulesets, find_ruleset, load_ruleset, variant_files
+from .. import i18n
 from . import messages
 from .guard import (MAX_BODY, Refused, bool_field, int_field, names_field, origin_allowed, parse_message,
                     text_field)
@@ -40,6 +41,7 @@ class Page:
     seat: int | None = None      # the seat shown now (None: what every seat sees)
     waiting: int | None = None   # hot-seat: the seat the page is being handed to
     step: int = 0                # replay: the decision shown
+    lang: str = i18n.DEFAULT     # the language of the page's own words (?lang=, Accept-Language)
 
 
 @dataclass
@@ -90,13 +92,13 @@ class Table:
             pass
 
     async def error(self, page: Page, text: str) -> None:
-        await self.send(page, {"type": "error", "text": text})
+        await self.send(page, {"type": "error", "text": i18n.translate(page.lang, text)})
 
     async def show(self, ident: str, only: Page | None = None) -> None:
         """Send every page of game *ident* (or just *only*) what its seat sees now, or a
         hand-over screen when a hot-seat page passes to another person."""
         session = self.sessions[ident]
-        cache: dict[int | None, dict] = {}
+        cache: dict[tuple[int | None, str], dict] = {}
         for page in [only] if only else list(self.pages.get(ident, [])):
             seats = session.seating.seats_of(page.token)
             decider = session.decider
@@ -108,16 +110,16 @@ class Table:
                 page.waiting = decider
                 await self.send(page, messages.handover(session.game, decider))
                 continue
-            if page.seat not in cache:
-                cache[page.seat] = self.state_for(session, page.seat)
-            message = cache[page.seat]
+            if (page.seat, page.lang) not in cache:
+                cache[page.seat, page.lang] = self.state_for(session, page.seat, page.lang)
+            message = cache[page.seat, page.lang]
             if session.seating.is_creator(page.token):
                 message = dict(message, creator=True, agents=agent_names(), hotseat=session.seating.hotseat)
             await self.send(page, message)
 
-    def state_for(self, session: TableGame, seat: int | None) -> dict:
+    def state_for(self, session: TableGame, seat: int | None, lang: str | None = None) -> dict:
         with session.lock:
-            message = messages.seat_state(session.game, seat, session.seats, session.lang)
+            message = messages.seat_state(session.game, seat, session.seats, session.lang, lang)
             refusal = session.undo_refusal(seat) if seat is not None else "a spectator has nothing to undo"
             over = session.game.is_over
         message.update(mode="play", game=session.ident, can_undo=refusal is None and not over,
@@ -276,13 +278,13 @@ def create_app(table: Table | None = None) -> Starlette:
         return route
 
     async def index(request: Request) -> Response:
-        return FileResponse(STATIC / "index.html")
+        return _page("index.html", request)
 
     async def table_page(request: Request) -> Response:
         known = table.sessions if request.url.path.startswith("/play/") else table.replays
         if request.path_params["ident"] not in known:
             return Response("no such game on this server (it may have been restarted)", status_code=404)
-        return FileResponse(STATIC / "table.html")
+        return _page("table.html", request)
 
     async def api_rulesets(request: Request) -> Response:
         if not catalogue:
@@ -368,7 +370,7 @@ def create_app(table: Table | None = None) -> Starlette:
             await socket.send_text(json.dumps({"type": "error", "text": "no such game on this server"}))
             await socket.close()
             return
-        page = Page(socket, token=socket.query_params.get("token") or None)
+        page = Page(socket, token=socket.query_params.get("token") or None, lang=_lang_of(socket))
         if page.token and not session.seating.seats_of(page.token) and not session.seating.is_creator(page.token):
             await table.error(page, "this link's token is not (or no longer) valid for this game: "
                                     "you are watching as a spectator")
@@ -404,7 +406,7 @@ def create_app(table: Table | None = None) -> Starlette:
             return
         asked = _seat_param(socket)
         seat = (asked if asked is not None and asked < replay.players else 0) if replay.only is False else replay.only
-        page = Page(socket, seat=seat)
+        page = Page(socket, seat=seat, lang=_lang_of(socket))
         try:
             await table.show_replay(ident, page)
             while True:
@@ -469,6 +471,16 @@ async def _json_body(request: Request) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise Refused("the request's body must be a JSON object")
     return body
+
+
+def _lang_of(connection: HTTPConnection) -> str:
+    """A page's language: ``?lang=``, else its Accept-Language, else English."""
+    return i18n.choose(connection.query_params.get("lang"), connection.headers.get("accept-language"))
+
+
+def _page(name: str, request: Request) -> Response:
+    """A static page in its reader's language (its catalog given to ``static/i18n.js``)."""
+    return HTMLResponse(i18n.page((STATIC / name).read_text(encoding="utf-8"), _lang_of(request)))
 
 
 def _seat_param(socket: WebSocket) -> int | None:
