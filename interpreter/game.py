@@ -261,7 +261,7 @@ class Game:
 
     def _log_choice(self, pending: dict, value: Any) -> None:
         actor = self._machine.label(pending["actor"])
-        choice = self._machine.label(value) if value is not None else "passes"
+        choice = self._machine.label(value) if value is not None else self._machine.names.get("passes", "passes")
         line = f"  {actor}: {pending['prompt'] or pending['var']} → {choice}"
         if pending.get("private"):  # a secret choice: only its player reads it
             owner = self.state["players"][self.player_of(pending["actor"])]

@@ -457,9 +457,12 @@ class Machine:
         env = dict(env)
         var, expr = pending["var"], node.label
 
+        phrases = self.phrases
+
         def describe(option: Any) -> str:
             env[var] = option
-            return str(expr(self, env))
+            text = str(expr(self, env))
+            return phrases.get(text, text) if phrases else text  # a text of the rules: in the game's language
         return describe
 
     def resolve(self, value: Any) -> None:

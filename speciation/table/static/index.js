@@ -27,7 +27,7 @@ function fillRuleset() {
     box.type = "checkbox";
     box.value = v.name;
     box.name = "variant";
-    label.append(box, " " + (v.title || v.name));
+    label.append(box, " " + ((v.titles || {})[window.I18N_LANG] || v.title || v.name));
     label.title = v.name;
     variants.append(label);
   }
@@ -155,7 +155,7 @@ async function load(url) {
 async function init() {
   const response = await fetch(window.withLang ? window.withLang("/api/rulesets") : "/api/rulesets");
   catalogue = await response.json();
-  for (const r of catalogue.rulesets) $("ruleset").append(option(r.name, r.title));
+  for (const r of catalogue.rulesets) $("ruleset").append(option(r.name, (r.titles || {})[window.I18N_LANG] || r.title));
   fillRuleset();
   $("ruleset").addEventListener("change", fillRuleset);
   $("players").addEventListener("change", fillSeats);
