@@ -30,6 +30,10 @@ def N_(message: str) -> str:
     return message
 
 
+# The agents' names as pages show them (a seat's kind; speciation/agents/registry.py).
+AGENTS = (N_("random"), N_("greedy"), N_("mcts"))
+
+
 @cache
 def translation(lang: str | None) -> gettext.NullTranslations:
     """The catalog of *lang* (English, the msgids themselves, when there is none)."""
@@ -43,10 +47,35 @@ def languages() -> list[str]:
     return [DEFAULT] + sorted(p.parent.parent.name for p in LOCALE.glob(f"*/LC_MESSAGES/{DOMAIN}.mo"))
 
 
+class Text(str):
+    """A message of the tools that a page may show in its own language: the English text (it
+    is a ``str``, usable as one anywhere) that remembers its msgid and values, so
+    :func:`translate` can say it again in another language. ``Text("no option {n}", n=3)``."""
+
+    msgid: str
+    params: dict
+
+    def __new__(cls, msgid: str, **params) -> Text:
+        made = super().__new__(cls, msgid.format(**params) if params else msgid)
+        made.msgid, made.params = msgid, params
+        return made
+
+
 def translate(lang: str | None, message: str, **params) -> str:
-    """*message* in *lang*, its ``{name}`` placeholders filled from *params*."""
+    """*message* in *lang*, its ``{name}`` placeholders filled from *params* (a :class:`Text`
+    brings its own; values that are Texts are translated too). A text that is no msgid is
+    returned as it is."""
+    if isinstance(message, Text):
+        params = {**message.params, **params}
+        message = message.msgid
     text = translation(lang).gettext(message)
-    return text.format(**params) if params else text
+    if not params:
+        return text
+    values = {k: translate(lang, v) if isinstance(v, Text) else v for k, v in params.items()}
+    try:
+        return text.format(**values)
+    except (KeyError, IndexError, ValueError):  # a translation that names other values: the English
+        return message.format(**values)
 
 
 def catalog(lang: str | None) -> dict[str, str]:
@@ -151,7 +180,7 @@ def extract() -> list[str]:
     ids: dict[str, None] = {}
     root = Path(__file__).parent
     for _file, _line, message, _comments, _context in extract_from_dir(
-            root, method_map=[("**.py", "python")], keywords={"_": None, "N_": None, "translate": (2,)}):
+            root, method_map=[("**.py", "python")], keywords={"_": None, "N_": None, "Text": None, "translate": (2,)}):
         if isinstance(message, str):
             ids.setdefault(message)
     for path in sorted(STATIC.glob("*.js")):

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from collections.abc import Iterable
 
+from .i18n import Text
 from .interpreter.game import Game
 
 
@@ -58,17 +59,17 @@ class UndoStack:
         """Why *seat* cannot take back its last decision now (None: it can)."""
         mark = self.last(seat)
         if mark is None:
-            return "there is no decision of yours to undo"
+            return Text("there is no decision of yours to undo")
         if self.checkpoints[-1] is not mark:
-            return "another player has decided since"
+            return Text("another player has decided since")
         before, now = mark.game.state, self.game.state
         if before["rng"] != now["rng"] or before["chance"] != now["chance"]:
-            return "chance has been drawn since (something hidden may have been revealed)"
+            return Text("chance has been drawn since (something hidden may have been revealed)")
         view = self.game.view(seat)
         for ident, attr in mark.hidden:
             truth = now["ent"].get(ident, {}).get(attr)
             if view["ent"].get(ident, {}).get(attr) == truth and truth != before["ent"][ident][attr]:
-                return f"something hidden from you has been revealed since ({self.game.label(ident)})"
+                return Text("something hidden from you has been revealed since ({what})", what=self.game.label(ident))
         return None
 
     def undo(self, seat: int) -> str:

@@ -24,6 +24,7 @@ from ..dsl.errors import RuleErrors, SpeciationError
 from ..dsl.loader import load_file
 from ..interpreter.ruleset import available_rulesets, find_ruleset, load_ruleset, variant_files
 from .. import i18n
+from ..i18n import Text
 from . import messages
 from .guard import (MAX_BODY, Refused, bool_field, int_field, names_field, origin_allowed, parse_message,
                     text_field)
@@ -120,10 +121,10 @@ class Table:
     def state_for(self, session: TableGame, seat: int | None, lang: str | None = None) -> dict:
         with session.lock:
             message = messages.seat_state(session.game, seat, session.seats, session.lang, lang)
-            refusal = session.undo_refusal(seat) if seat is not None else "a spectator has nothing to undo"
+            refusal = session.undo_refusal(seat) if seat is not None else Text("a spectator has nothing to undo")
             over = session.game.is_over
         message.update(mode="play", game=session.ident, can_undo=refusal is None and not over,
-                       undo_reason=refusal or ("the game is over" if over else ""),
+                       undo_reason=i18n.translate(lang, refusal or (Text("the game is over") if over else "")),
                        agent_thinking=session.agent_to_move(), creator=False)
         return message
 
@@ -161,18 +162,18 @@ class Table:
         error: str | None = None
         if kind == "ready":
             if page.waiting is None or page.waiting not in seats:
-                error = "there is no hand-over to accept"
+                error = Text("there is no hand-over to accept")
             else:
                 page.seat, page.waiting = page.waiting, None
         elif kind in ("choose", "undo") and (seat is None or seat not in seats):
-            error = "this page watches the game: open your seat's invite link to play"
+            error = Text("this page watches the game: open your seat's invite link to play")
         elif kind in ("choose", "undo") and page.waiting is not None:
-            error = "the screen is being handed over: press the button first"
+            error = Text("the screen is being handed over: press the button first")
         elif kind == "choose" and seat is not None:
             error = await asyncio.to_thread(session.choose, seat, data.get("decision"), data.get("index"))
         elif kind == "undo" and seat is not None:
             error = session.undo(seat)
-            error = f"cannot undo: {error}" if error else None
+            error = Text("cannot undo: {reason}", reason=error) if error else None
         elif kind in ("invite", "replace"):
             error = await self.on_creator_message(session, page, data)
         else:
@@ -186,7 +187,7 @@ class Table:
 
     async def on_creator_message(self, session: TableGame, page: Page, data: dict) -> str | None:
         if not session.seating.is_creator(page.token):
-            return "only the page of the game's creator may hand out seats"
+            return Text("only the page of the game's creator may hand out seats")
         seat = data.get("seat")
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(session.seats):
             return "no such seat"

@@ -65,7 +65,7 @@ function fillSeats() {
     const select = document.createElement("select");
     select.name = `seat${i}`;
     select.dataset.seat = i;
-    for (const a of catalogue.agents) select.append(option(a, a === "human" ? _("a person") : _("agent: {name}", { name: a })));
+    for (const a of catalogue.agents) select.append(option(a, a === "human" ? _("a person") : _("agent: {name}", { name: _(a) })));
     select.value = before[i] || (i === 0 ? "human" : catalogue.agents.find((a) => a !== "human") || "human");
     label.append(select);
     seats.append(label);

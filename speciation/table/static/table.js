@@ -187,7 +187,7 @@ function showCreator(message) {
     again.title = _("a new invite link for this seat (the old one stops working)");
     again.addEventListener("click", () => send({ type: "invite", seat: p.seat }));
     const agent = document.createElement("select");
-    for (const a of message.agents || []) agent.append(new Option(_("agent: {name}", { name: a }), a));
+    for (const a of message.agents || []) agent.append(new Option(_("agent: {name}", { name: _(a) }), a));
     const replace = document.createElement("button");
     replace.textContent = _("replace by");
     replace.className = "replace";
@@ -233,7 +233,7 @@ function showPlayers(message) {
       plays.textContent = ` · ${p.plays}`;
       name.append(plays);
     }
-    row.insertCell().textContent = p.kind === "human" ? _("person") : p.kind;
+    row.insertCell().textContent = p.kind === "human" ? _("person") : _(p.kind);
     const score = row.insertCell();
     score.className = "score";
     score.textContent = p.score;
