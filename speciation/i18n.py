@@ -180,7 +180,7 @@ def extract() -> list[str]:
     ids: dict[str, None] = {}
     root = Path(__file__).parent
     for _file, _line, message, _comments, _context in extract_from_dir(
-            root, method_map=[("**.py", "python")], keywords={"_": None, "N_": None, "Text": None, "translate": (2,)}):
+            root, method_map=[("**.py", "python")], keywords={"_": None, "N_": None, "Text": None}):
         if isinstance(message, str):
             ids.setdefault(message)
     for path in sorted(STATIC.glob("*.js")):

@@ -25,7 +25,7 @@ from ..dsl.loader import load_file
 from ..interpreter.ruleset import available_rulesets, find_ruleset, load_ruleset, variant_files
 from .. import i18n
 from ..i18n import Text
-from . import messages
+from . import languages, messages
 from .guard import (MAX_BODY, Refused, bool_field, int_field, names_field, origin_allowed, parse_message,
                     text_field)
 from .session import HUMAN, Replay, TableGame, agent_names
@@ -120,7 +120,10 @@ class Table:
 
     def state_for(self, session: TableGame, seat: int | None, lang: str | None = None) -> dict:
         with session.lock:
-            message = messages.seat_state(session.game, seat, session.seats, session.lang, lang)
+            shown = languages.game_in(session, lang)  # the same game, its texts in the page's language
+            message = messages.seat_state(shown, seat, session.seats, shown.lang)
+            message["decision"] = session.game.decision_id if message["decision"] is not None else None
+            message["seat_name"] = i18n.translate(lang, message["seat_name"])  # "a spectator", in the page's words
             refusal = session.undo_refusal(seat) if seat is not None else Text("a spectator has nothing to undo")
             over = session.game.is_over
         message.update(mode="play", game=session.ident, can_undo=refusal is None and not over,

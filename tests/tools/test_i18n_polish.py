@@ -70,7 +70,10 @@ def english_words(ruleset) -> set[str]:
     return english - polish
 
 
-def texts_of(message: dict) -> list[tuple[str, str]]:
+def texts_of(message: dict, ui: str | None = "pl") -> list[tuple[str, str]]:
+    """The texts of a state message as a page of language *ui* gets it (its own words
+    translated as ``app.Table.state_for`` does)."""
+    message = dict(message, seat_name=i18n.translate(ui, message["seat_name"]))
     out = [(key, str(message[key])) for key in ("seat_name", "prompt", "decider_name", "winner") if message.get(key)]
     out += [("option", o["label"]) for o in message.get("options", [])]
     out += [("player", p["name"] + " " + p["plays"]) for p in message.get("players", [])]
@@ -101,7 +104,7 @@ def play_polish(ruleset_name: str, players: int, seed: int) -> tuple[list[tuple[
     while True:
         if step < 60 or step % 60 == 0 or session.game.is_over:
             for seat in [None, *range(players)]:
-                found += texts_of(messages.seat_state(session.game, seat, session.seats, "pl", "pl"))
+                found += texts_of(messages.seat_state(session.game, seat, session.seats, "pl"))
         if session.game.is_over:
             return found, session
         if session.agent_to_move():
@@ -109,7 +112,7 @@ def play_polish(ruleset_name: str, players: int, seed: int) -> tuple[list[tuple[
         else:
             seat = session.decider
             assert seat is not None
-            message = messages.seat_state(session.game, seat, session.seats, "pl", "pl")
+            message = messages.seat_state(session.game, seat, session.seats, "pl")
             assert session.choose(seat, message["decision"], rng.randrange(len(message["options"]))) is None
         step += 1
 
@@ -129,7 +132,7 @@ def test_the_check_finds_english():
     session = TableGame.new("en", "marine", 2, ["random", "random"], seed=1)
     for _ in range(60):
         session.agent_step()
-    found = texts_of(messages.seat_state(session.game, 0, session.seats, None))
+    found = texts_of(messages.seat_state(session.game, 0, session.seats, None), None)
     assert len(english_in(found, english_words(ruleset))) > 10
 
 
@@ -207,3 +210,57 @@ def test_a_page_language_is_its_query_then_its_browser_then_english():
     assert i18n.choose("xx", None) == "en"
     assert i18n.translate("pl", "{name} wins", name="Gracz 1") == "Wygrywa: Gracz 1"
     assert i18n.translate(None, "{name} wins", name="Player 1") == "Player 1 wins"
+
+
+def test_each_page_reads_the_game_in_its_own_language():
+    """An English game read by a Polish page (and a Polish game by an English one): the same
+    position, the rules' texts in the page's language, the game's own decision id, and a
+    choice made through it is the game's; after an undo the page follows the game back."""
+    from speciation.table.app import Table
+    from speciation.table.languages import game_in
+
+    table = Table()
+    english = TableGame.new("en", "marine", 2, ["human", "random"], seed=7)
+    polish = TableGame.new("pl", "marine", 2, ["human", "random"], seed=7, lang="pl")
+    rng = random.Random(7)
+    for _ in range(40):
+        for session in (english, polish):
+            if session.agent_to_move():
+                session.agent_step()
+            else:
+                index = rng.randrange(len(session.game.legal_actions()))
+                message = table.state_for(session, session.decider, "pl" if session is english else "en")
+                assert message["decision"] == session.game.decision_id
+                assert session.choose(session.decider, message["decision"], index) is None
+    read = game_in(english, "pl")
+    assert read is not english.game and read.lang == "pl"
+    assert read.state["ent"] == english.game.state["ent"] and len(read.log) == len(english.game.log)
+    assert game_in(english, "pl") is read  # kept, and brought up to date
+    message = table.state_for(english, 0, "pl")
+    assert english_in(texts_of(message), english_words(load_ruleset("marine")), ("Dominant Species: Marine",)) == []
+    back = table.state_for(polish, 0, "en")
+    assert game_in(polish, "en").lang is None and "Gracz" not in back["seat_name"]
+    assert english_in(texts_of(back, None), {"gracz", "dodają", "gatunki"}) == []
+    assert game_in(english, "en") is english.game and game_in(english, None) is english.game
+
+
+def test_a_page_in_another_language_follows_an_undo():
+    from speciation.table.languages import game_in
+
+    session = TableGame.new("undo", "original", 2, ["human", "random"], seed=3)
+    rng = random.Random(3)
+    undone = 0
+    for _ in range(30):
+        if session.agent_to_move():
+            session.agent_step()
+            continue
+        before = game_in(session, "pl").decision_number
+        assert session.choose(session.decider, session.game.decision_id,
+                              rng.randrange(len(session.game.legal_actions()))) is None
+        assert game_in(session, "pl").decision_number > before
+        if session.undo(0) is None:
+            undone += 1
+            read = game_in(session, "pl")
+            assert read.decision_number == session.game.decision_number
+            assert read.state["ent"] == session.game.state["ent"]
+    assert undone > 0
