@@ -34,8 +34,11 @@
       if (!parent || parent.closest("script, style")) continue;
       const text = node.nodeValue.replace(/\s+/g, " ").trim();
       if (text && Object.prototype.hasOwnProperty.call(messages, text)) {
-        const lead = node.nodeValue.match(/^\s*/)[0], tail = node.nodeValue.match(/\s*$/)[0];
-        node.nodeValue = lead + messages[text] + tail;
+        const text2 = messages[text];
+        // (a translation that starts with punctuation closes up to what comes before it)
+        const lead = /^[).,:;!?]/.test(text2) ? "" : node.nodeValue.match(/^\s*/)[0];
+        const tail = node.nodeValue.match(/\s*$/)[0];
+        node.nodeValue = lead + text2 + tail;
       }
     }
     for (const el of root.querySelectorAll("[title], [alt], [placeholder], [aria-label]")) {
