@@ -264,3 +264,20 @@ def test_a_page_in_another_language_follows_an_undo():
             assert read.decision_number == session.game.decision_number
             assert read.state["ent"] == session.game.state["ent"]
     assert undone > 0
+
+
+def test_a_phrase_with_other_placeholders_is_a_positioned_error(tmp_path):
+    """A translation must keep its template's values: as many {} or numbered ones in range."""
+    from speciation.dsl.errors import RuleErrors
+
+    mod = tmp_path / "pl.yaml"
+    mod.write_text('phrases:\n  pl:\n    "{} adds {} species to {}": "{1} dodają gatunki"\n'
+                   '    "{} adapts: {}": "{1} – Adaptacja: {3}"\n    "== Turn {} ==": "== Tura {} {} =="\n'
+                   '    "{} glaciates {}": "{2}: {1}"\n', encoding="utf-8")
+    with pytest.raises(RuleErrors) as raised:
+        load_ruleset("original", mods=[str(mod)])
+    text = raised.value.format()
+    assert "pl.yaml:4:" in text and "names a value the template does not have ({3})" in text
+    assert "pl.yaml:5:" in text and "has 2 {}" in text
+    assert "pl.yaml:6:" not in text  # numbered placeholders in another order are fine
+    assert text.count("error") == 2  # '{1} dodają gatunki' leaves values out: allowed
