@@ -200,7 +200,7 @@ class Game:
     @property
     def prompt(self) -> str:
         pending = self.state["pending"]
-        return pending["prompt"] if pending else ""
+        return self._machine.shown_prompt() if pending else ""
 
     def legal_actions(self) -> LegalActions:
         """The legal actions of the pending decision (none once the game is over): a
@@ -262,7 +262,7 @@ class Game:
     def _log_choice(self, pending: dict, value: Any) -> None:
         actor = self._machine.label(pending["actor"])
         choice = self._machine.label(value) if value is not None else self._machine.names.get("passes", "passes")
-        line = f"  {actor}: {pending['prompt'] or pending['var']} → {choice}"
+        line = f"  {actor}: {self._machine.shown_prompt() or pending['var']} → {choice}"
         if pending.get("private"):  # a secret choice: only its player reads it
             owner = self.state["players"][self.player_of(pending["actor"])]
             self._machine.add_log_line([owner, line], line)

@@ -433,13 +433,35 @@ class Machine:
                 self.on_settled(stmt, value)
             return False
         actor = stmt.actor(self, env)
-        prompt = str(stmt.prompt(self, env)) if stmt.prompt is not None else ""
-        if self.phrases:
-            prompt = self.phrases.get(prompt, prompt)
+        prompt = self._plain_prompt(stmt, env) if stmt.prompt is not None else ""
         self.state["pending"] = {"actor": actor, "prompt": prompt, "options": options,
                                  "optional": stmt.optional, "var": stmt.var, "node": stmt.id,
                                  "private": stmt.private}
         return True
+
+    def _plain_prompt(self, stmt: g.Choose, env: dict) -> str:
+        """The prompt as the state keeps it: in the rule files' own words, whatever the
+        language (so the language never changes the state or its digest)."""
+        expr, names, phrases = stmt.prompt, self.names, self.phrases
+        assert expr is not None
+        if not names and not phrases:
+            return str(expr(self, env))
+        self.names, self.phrases = {}, {}
+        try:
+            return str(expr(self, env))
+        finally:
+            self.names, self.phrases = names, phrases
+
+    def shown_prompt(self) -> str:
+        """The pending prompt in the chosen language: computed again when asked (as option
+        labels are), then looked up in the phrases."""
+        pending = self.state["pending"]
+        expr = self.nodes[pending["node"]].prompt if pending is not None else None
+        if expr is None or (not self.names and not self.phrases):
+            return pending["prompt"] if pending is not None else ""
+        stack = self.state["stack"]
+        text = str(expr(self, dict(stack[stack[-1][3]][2])))
+        return self.phrases.get(text, text)
 
     def option_describer(self, pending: dict | None = None, env: dict | None = None):
         """A function giving the display label of one option of a choice (the pending one,

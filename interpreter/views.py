@@ -54,7 +54,7 @@ def view(game, player: int) -> dict:
     state["log"] = game.log_for(player)
     pending = state.get("pending")
     if pending is not None:
-        pending["id"] = game.decision_id
+        pending["id"], pending["prompt"] = game.decision_id, game.prompt  # the prompt in the game's language
         if game.player_of(pending["actor"]) != player:
             pending["options"] = ["?"] * len(pending["options"])
     return state
@@ -71,7 +71,7 @@ def public_view(game) -> dict:
     state["log"] = [line for line in game.state["log"] if isinstance(line, str)]
     pending = state.get("pending")
     if pending is not None:
-        pending["id"] = game.decision_id
+        pending["id"], pending["prompt"] = game.decision_id, game.prompt  # the prompt in the game's language
         pending["options"] = ["?"] * len(pending["options"])
         if pending.get("labels") is not None:
             pending["labels"] = ["?"] * len(pending["labels"])
