@@ -132,6 +132,8 @@ class Definitions:
         self.mod_layers: set[int] = set()                 # the layers that are mods
         self.mod_is_folder = False                        # the mod being read is a folder (a package)
         self.labels: dict[str, dict[str, str]] = {}
+        self.card_texts: dict[str, dict[str, str]] = {}  # language -> card id -> card text
+        self.phrases: dict[str, dict[str, str]] = {}   # language -> English template -> translation
         self.mod_digests: list[str] = []
         self.presentation: dict[str, Any] = {}
         self.presentation_spans: dict[tuple, Span] = {}
@@ -246,7 +248,8 @@ class Definitions:
         if "cards" in doc:
             mods_.change_cards(self, doc["cards"], self.mod_infos[-1] if self.in_mod else None)
         for key in ("symbols", "tables", "entities", "board", "functions", "macros",
-                    "triggers", "modifiers", "checks", "responses", "decks", "labels", "presentation", "hidden"):
+                    "triggers", "modifiers", "checks", "responses", "decks", "labels", "texts", "phrases",
+                    "presentation", "hidden"):
             if key in doc:
                 getattr(self, "add_" + key)(doc[key], doc)
 
@@ -367,6 +370,26 @@ class Definitions:
         for lang, names in section.items():
             self.labels.setdefault(str(lang), {}).update({str(k): str(v) for k, v in names.items()})
 
+    def add_texts(self, section: Node, doc: Node) -> None:
+        """Card texts by language: {lang: {card id: text}}; later layers add or replace."""
+        for lang, texts in section.items():
+            self.card_texts.setdefault(str(lang), {}).update({str(k): str(v) for k, v in texts.items()})
+
+    def add_phrases(self, section: Node, doc: Node) -> None:
+        """The rule files' sentences by language: {lang: {template as written: translation}}.
+        A translation keeps the template's placeholders: as many ``{}``, or numbered ones
+        (``{1}``, ``{2}``: the template's first, second value) in any order."""
+        for lang, phrases in section.items():
+            mine = self.phrases.setdefault(str(lang), {})
+            for key, text in phrases.items():
+                wanted, problem = str(key).count("{}"), _placeholder_problem(str(key), str(text))
+                if problem:
+                    span = phrases.where(key) if isinstance(phrases, Node) else Span("", 0, 0)
+                    self.errors.append(CompileError(f"the {lang} phrase for '{key}' {problem} (the template has "
+                                                    f"{wanted} {{}})", span))
+                    continue
+                mine[str(key)] = str(text)
+
     def add_presentation(self, section: Node, doc: Node) -> None:
         """How the state looks: merged key by key into earlier layers' (lists replace; a
         null value removes an inherited entry)."""
@@ -449,3 +472,16 @@ def plain_value(value: Any) -> Any:
     if isinstance(value, str):
         return str(value)
     return value
+
+
+def _placeholder_problem(template: str, text: str) -> str:
+    """What is wrong with a translation's placeholders ("" when nothing is)."""
+    wanted = template.count("{}")
+    numbered = [int(n) for n in re.findall(r"\{(\d+)\}", text)]
+    plain = text.count("{}")
+    if numbered and plain:
+        return "mixes {} with numbered placeholders"
+    if numbered:
+        bad = sorted({n for n in numbered if not 1 <= n <= wanted})
+        return f"names a value the template does not have ({{{bad[0]}}})" if bad else ""
+    return "" if plain == wanted else f"has {plain} {{}}"

@@ -8,6 +8,7 @@ macros; anything else is a compile error with a "did you mean".
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from operator import neg
@@ -328,6 +329,12 @@ def log_to(rt, who, template, *values):
 
 
 def _fill(rt, template: str, values: tuple, label=None) -> str:
+    if rt.phrases and template.__class__ is str:  # the sentence in the game's language
+        translated = rt.phrases.get(template)
+        if translated is not None:
+            if _NUMBERED.search(translated):
+                return _fill_numbered(rt, translated, values, label)
+            template = translated
     parts = _PARTS.get(template) if template.__class__ is str else None
     if parts is None:
         parts = template.split("{}")
@@ -344,3 +351,15 @@ def _fill(rt, template: str, values: tuple, label=None) -> str:
 
 
 _PARTS: dict[str, list[str]] = {}  # a log template -> its pieces around the {}
+_NUMBERED = re.compile(r"\{(\d+)\}")
+
+
+def _fill_numbered(rt, template: str, values: tuple, label=None) -> str:
+    """A translated sentence whose placeholders are numbered ({1}: the first value), so a
+    language may put the values in its own order."""
+    label = label or rt.label
+
+    def value(match: re.Match) -> str:
+        i = int(match.group(1)) - 1
+        return label(values[i]) if 0 <= i < len(values) else match.group(0)
+    return check_text(rt.limits, _NUMBERED.sub(value, template))

@@ -61,6 +61,7 @@ class Game:
             raise ValueError(f"ruleset '{self.ruleset.name}' has no names in language '{lang}' (it has: {known})")
         self._lang = lang
         self._machine.names = self.ruleset.labels.get(lang, {}) if lang else {}
+        self._machine.phrases = self.ruleset.phrases.get(lang, {}) if lang else {}
 
     # ---- creation -----------------------------------------------------------------
 
@@ -199,7 +200,7 @@ class Game:
     @property
     def prompt(self) -> str:
         pending = self.state["pending"]
-        return pending["prompt"] if pending else ""
+        return self._machine.shown_prompt() if pending else ""
 
     def legal_actions(self) -> LegalActions:
         """The legal actions of the pending decision (none once the game is over): a
@@ -260,8 +261,8 @@ class Game:
 
     def _log_choice(self, pending: dict, value: Any) -> None:
         actor = self._machine.label(pending["actor"])
-        choice = self._machine.label(value) if value is not None else "passes"
-        line = f"  {actor}: {pending['prompt'] or pending['var']} → {choice}"
+        choice = self._machine.label(value) if value is not None else self._machine.names.get("passes", "passes")
+        line = f"  {actor}: {self._machine.shown_prompt() or pending['var']} → {choice}"
         if pending.get("private"):  # a secret choice: only its player reads it
             owner = self.state["players"][self.player_of(pending["actor"])]
             self._machine.add_log_line([owner, line], line)
@@ -427,6 +428,7 @@ class Game:
         self._machine.set_limits(machine.limits)
         self._machine.keep_log, self._machine.chance_source = machine.keep_log, machine.chance_source
         self._machine.names, self._machine.on_settled = machine.names, machine.on_settled
+        self._machine.phrases = machine.phrases
         history = checkpoint["history"]
         self._history = _copy(history) if history is not None and machine.chance_source is None else None
         self.decision_number = checkpoint["decisions"]

@@ -68,7 +68,7 @@ def too_deep(limits: Limits) -> None:
 class Machine:
     """Runs rules against one game state; also the ``rt`` every closure receives."""
 
-    __slots__ = ("ruleset", "state", "ent", "nodes", "memo", "static_memo", "names", "keep_log",
+    __slots__ = ("ruleset", "state", "ent", "nodes", "memo", "static_memo", "names", "phrases", "keep_log",
                  "limits", "meter", "log_chars", "chance_source", "on_settled")
 
     def __init__(self, ruleset, state: dict):
@@ -79,6 +79,7 @@ class Machine:
         self.memo: dict = {}  # rule-function results by name, until a statement makes them stale
         self.static_memo: dict = {}  # results of static functions, valid all game
         self.names: dict[str, str] = {}  # display names in the chosen language
+        self.phrases: dict[str, str] = {}  # the rule files' sentences in the chosen language
         self.keep_log = True  # False: log lines are not even formatted (agents, batch runs)
         self.limits: Limits = DEFAULT  # budgets at run time (see limits.py)
         self.meter = Meter(self.limits)
@@ -115,9 +116,10 @@ class Machine:
                 return str(record.get("name", value))
             return value
         if value is None:
-            return "none"
+            return self.names.get("none", "none")
         if isinstance(value, bool):
-            return "true" if value else "false"
+            word = "true" if value else "false"
+            return self.names.get(word, word)
         if isinstance(value, list):
             return "[" + ", ".join(self.label(v) for v in value) + "]"
         return str(value)
@@ -179,7 +181,8 @@ class Machine:
         else:
             value = outcomes[self.random_below(len(outcomes))]
         if self.keep_log:
-            self.add_log_line(f"  roll → {self.label(value)}", f"  roll → {self.label(value)}")
+            line = self.phrases.get("  roll → {}", "  roll → {}").replace("{}", self.label(value), 1)
+            self.add_log_line(line, line)
         return value
 
     def created(self, kind: str) -> list:
@@ -451,11 +454,35 @@ class Machine:
                 self.on_settled(stmt, value)
             return False
         actor = stmt.actor(self, env)
-        prompt = str(stmt.prompt(self, env)) if stmt.prompt is not None else ""
+        prompt = self._plain_prompt(stmt, env) if stmt.prompt is not None else ""
         self.state["pending"] = {"actor": actor, "prompt": prompt, "options": options,
                                  "optional": stmt.optional, "var": stmt.var, "node": stmt.id,
                                  "private": stmt.private}
         return True
+
+    def _plain_prompt(self, stmt: g.Choose, env: dict) -> str:
+        """The prompt as the state keeps it: in the rule files' own words, whatever the
+        language (so the language never changes the state or its digest)."""
+        expr, names, phrases = stmt.prompt, self.names, self.phrases
+        assert expr is not None
+        if not names and not phrases:
+            return str(expr(self, env))
+        self.names, self.phrases = {}, {}
+        try:
+            return str(expr(self, env))
+        finally:
+            self.names, self.phrases = names, phrases
+
+    def shown_prompt(self) -> str:
+        """The pending prompt in the chosen language: computed again when asked (as option
+        labels are), then looked up in the phrases."""
+        pending = self.state["pending"]
+        expr = self.nodes[pending["node"]].prompt if pending is not None else None
+        if expr is None or (not self.names and not self.phrases):
+            return pending["prompt"] if pending is not None else ""
+        stack = self.state["stack"]
+        text = str(expr(self, dict(stack[stack[-1][3]][2])))
+        return self.phrases.get(text, text)
 
     def option_describer(self, pending: dict | None = None, env: dict | None = None):
         """A function giving the display label of one option of a choice (the pending one,
@@ -475,9 +502,12 @@ class Machine:
         env = dict(env)
         var, expr = pending["var"], node.label
 
+        phrases = self.phrases
+
         def describe(option: Any) -> str:
             env[var] = option
-            return str(expr(self, env))
+            text = str(expr(self, env))
+            return phrases.get(text, text) if phrases else text  # a text of the rules: in the game's language
         return describe
 
     def resolve(self, value: Any) -> None:

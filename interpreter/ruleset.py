@@ -68,6 +68,8 @@ class Ruleset:
     variant_titles: dict[str, str]
     labels: dict[str, dict[str, str]]
     digest: str
+    texts: dict[str, dict[str, str]] = field(default_factory=dict)    # language -> card id -> card text
+    phrases: dict[str, dict[str, str]] = field(default_factory=dict)  # language -> template -> translation
     presentation: dict[str, Any] = field(default_factory=dict)   # how the state looks (plain data)
     mod_digests: list[str] = field(default_factory=list)         # content digest of each mod, in order
     sources: dict[str, str] = field(default_factory=dict, repr=False)
@@ -222,6 +224,8 @@ class RulesetBuilder(Definitions):
             player_defaults=dict(self.kinds.get("player", {})), grid=HexGrid.build(self.cells),
             functions=functions, macros=macros, triggers=triggers, effects=effects,
             nodes=compiler.nodes, cards=cards, variant_titles=self.variant_titles, labels=self.all_labels(cards),
+            texts={lang: dict(t) for lang, t in self.card_texts.items()},
+            phrases={lang: dict(p) for lang, p in self.phrases.items()},
             digest=self.digest(), presentation=self.presentation, mod_digests=list(self.mod_digests), sources=self.sources,
             compiler=compiler, mod_infos=self.mod_infos, conventions=conventions, hidden=hidden,
             copies=_by_deck(copies, card_entities), creatable=creatable,
@@ -231,6 +235,8 @@ class RulesetBuilder(Definitions):
 
     def all_labels(self, cards: dict[str, CardInfo]) -> dict[str, dict[str, str]]:
         labels = {lang: dict(names) for lang, names in self.labels.items()}
+        for lang in [*self.card_texts, *self.phrases]:
+            labels.setdefault(lang, {})  # a language with sentences but no names is still a language
         for card in cards.values():
             for lang, text in card.labels.items():
                 labels.setdefault(lang, {})[card.id] = text

@@ -62,7 +62,7 @@ def view(game, player: int) -> dict:
     state["log"] = game.log_for(player)
     pending = state.get("pending")
     if pending is not None:
-        pending["id"] = game.decision_id
+        pending["id"], pending["prompt"] = game.decision_id, game.prompt  # the prompt in the game's language
         if game.player_of(pending["actor"]) != player:
             pending["options"] = ["?"] * len(pending["options"])
     return state
@@ -80,7 +80,7 @@ def public_view(game) -> dict:
                     if isinstance(line, str) or line[0] is None]  # [None, text]: spectators' own
     pending = state.get("pending")
     if pending is not None:
-        pending["id"] = game.decision_id
+        pending["id"], pending["prompt"] = game.decision_id, game.prompt  # the prompt in the game's language
         pending["options"] = ["?"] * len(pending["options"])
         if pending.get("labels") is not None:
             pending["labels"] = ["?"] * len(pending["labels"])
@@ -129,6 +129,7 @@ class ViewReader:
         self.ruleset, self.view = ruleset, view
         self.machine = Machine(ruleset, view)
         self.machine.names = ruleset.labels.get(lang, {}) if lang else {}
+        self.machine.phrases = ruleset.phrases.get(lang, {}) if lang else {}
 
     def value(self, name: str, *args: Any) -> Any:
         """The value of rule function *name* on the view (:data:`UNKNOWN` if it cannot be

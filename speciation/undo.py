@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .dsl.errors import SpeciationError
+from .i18n import Text
 from .interpreter.game import Game, state_digest
 from .interpreter.saves import replay
 
@@ -86,17 +87,17 @@ class UndoStack:
         seat's view now, if the caller has it (it is not changed)."""
         mark = self.last(seat)
         if mark is None:
-            return "there is no decision of yours to undo"
+            return Text("there is no decision of yours to undo")
         if self.checkpoints[-1] is not mark:
-            return "another player has decided since"
+            return Text("another player has decided since")
         now = self.game.state
         if mark.rng != now["rng"] or mark.chance != now["chance"]:
-            return "chance has been drawn since (something hidden may have been revealed)"
+            return Text("chance has been drawn since (something hidden may have been revealed)")
         view = view if view is not None else self.game.view(seat)
         for ident, attr in mark.hidden:
             truth = now["ent"].get(ident, {}).get(attr)
             if view["ent"].get(ident, {}).get(attr) == truth:  # changed and shown, or shown ('reveal')
-                return f"something hidden from you has been revealed since ({self.game.label(ident)})"
+                return Text("something hidden from you has been revealed since ({what})", what=self.game.label(ident))
         return None
 
     def undo(self, seat: int) -> str:

@@ -8,12 +8,13 @@ import unicodedata
 from collections.abc import Callable, Sequence
 
 from ..dsl.errors import did_you_mean
+from ..i18n import Text, translate
 from ..interpreter.game import Action
 from ..render import Scene, label_of, render_text
 from ..render.text import scores_text
 from .base import QuitGame, SeatView, UndoRequest
 
-HELP = """commands at the prompt:
+HELP = Text("""commands at the prompt:
   NUMBER       choose that option
   board        the position as you see it (tiles, pieces, display, cards, panels, scores)
   scores       each player's score
@@ -21,7 +22,7 @@ HELP = """commands at the prompt:
   log [N|all]  the last N lines of the game log you may read (default 30)
   undo         take back your last decision (and the other seats' replies after it)
   help         this text
-  q            stop the game"""
+  q            stop the game""")
 
 
 CLEAR = "\033[H\033[2J\033[3J"  # home, clear the screen, clear the scrollback
@@ -47,10 +48,12 @@ class HumanAgent:
         self.undo_refusal: Callable[[int], str | None] | None = None
         self._numbers_key: tuple | None = None   # the question last asked, and its options' numbers
         self._numbers: dict[str, int] = {}
+        self.lang: str | None = None  # the language of the last seat it decided for (its hand-over's)
 
     def choose(self, seat: SeatView) -> Action:
         actions = seat.legal_actions()
         scene = Scene.of(seat)
+        self.lang = seat.lang
         self.write(f"{scene.label(seat.actor)}: {seat.prompt or 'choose'}")
         numbers = self.numbering(seat, actions)
         labels = {n: label_of(scene, a) for n, a in zip(numbers, actions)}
@@ -61,7 +64,7 @@ class HumanAgent:
             else ",".join(map(str, sorted(numbers)))
         while True:
             try:
-                answer = self.read(f"choice [{shown}, help, q]: ").strip()
+                answer = self.read(translate(seat.lang, Text("choice [{shown}, help, q]: ", shown=shown))).strip()
             except EOFError:
                 raise QuitGame() from None
             word, _, rest = answer.partition(" ")
@@ -97,7 +100,7 @@ class HumanAgent:
         terminal, a separator otherwise), name who is next and wait for them (Enter)."""
         self.write(CLEAR if self.write is print and sys.stdout.isatty() else SEPARATOR)
         try:
-            answer = self.read(f"Pass the terminal to {name} — press Enter when ready ")
+            answer = self.read(translate(self.lang, Text("Pass the terminal to {name} — press Enter when ready ", name=name)))
         except EOFError:
             raise QuitGame() from None
         if answer.strip().lower() in ("q", "quit"):
@@ -106,7 +109,7 @@ class HumanAgent:
     def command(self, seat: SeatView, word: str, rest: str, count: int) -> None:
         """Answer one command typed at the prompt (anything but a choice)."""
         if word in ("help", "?", "h"):
-            self.write(HELP)
+            self.write(translate(seat.lang, HELP))
         elif word == "board":
             self.write(render_text(seat))
         elif word == "scores":
@@ -119,17 +122,18 @@ class HumanAgent:
             for line in lines[-shown:] if shown else []:
                 self.write(line)
         elif word == "undo":
-            self._undo(seat.seat)
+            self._undo(seat.seat, seat.lang)
         else:
-            self.write(f"please type a number from 1 to {count}, a command (help), or q to quit")
+            self.write(translate(seat.lang, Text("please type a number from 1 to {count}, a command (help), or q to quit",
+                                                 count=count)))
 
-    def _undo(self, seat: int) -> None:
+    def _undo(self, seat: int, lang: str | None = None) -> None:
         if self.undo_refusal is None:
-            self.write("undo is not available in this game")
+            self.write(translate(lang, Text("undo is not available in this game")))
             return
         reason = self.undo_refusal(seat)
         if reason is not None:
-            self.write(f"cannot undo: {reason}")
+            self.write(translate(lang, Text("cannot undo: {reason}", reason=reason)))
             return
         raise UndoRequest(seat)
 
@@ -159,5 +163,6 @@ def _describe_card(seat: SeatView, ident: str) -> str:
     card = seat.ruleset.cards[ident]
     shown = seat.label(ident)
     title = shown if shown == card.name else f"{shown} ({card.name})"
-    return f"{title} — {card.deck} card\n{card.text.strip()}"
+    text = seat.ruleset.texts.get(seat.lang, {}).get(ident, card.text) if seat.lang else card.text
+    return translate(seat.lang, Text("{title} — {deck} card", title=title, deck=seat.label(card.deck))) + "\n" + text.strip()
 

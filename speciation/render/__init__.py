@@ -56,4 +56,4 @@ def label_of(scene: Scene, action: Any) -> str:
     drawn = ("cell", "corner", display_kind)
     if any(isinstance(v, str) and scene.ent.get(v, {}).get("kind") in drawn for v in values):
         return scene.describe(value)
-    return action.label
+    return scene.text(action.label) if value is None else action.label  # "pass (decline)" in the scene's language

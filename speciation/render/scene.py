@@ -146,7 +146,10 @@ class Scene:
 
     def card_text(self, ident: str) -> str:
         card = self.ruleset.cards.get(ident)
-        return card.text.strip() if card else ""
+        if card is None:
+            return ""
+        texts = self.ruleset.texts.get(self.lang, {}) if self.lang else {}
+        return texts.get(card.id, texts.get(ident, card.text)).strip()
 
     def provenance(self, ident: Any) -> tuple[str, str] | None:
         """(confidence, note) of a card whose effect is not confirmed by a printed text (a

@@ -16,22 +16,23 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import HTTPConnection, Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..api import ruleset_folder
 from ..dsl.errors import RuleErrors, SpeciationError
 from ..interpreter.ruleset import available_rulesets, load_ruleset
-from . import messages
+from .. import i18n
+from ..i18n import Text
+from . import languages, messages
 from .connections import Connection
 from .eviction import Eviction
 from .guard import (Refused, bool_field, int_field, names_field, origin_allowed, parse_message, text_field)
 from .guard import json_body as _json_body
 from .guard import read_body as _body
 from .guard import seat_param as _seat_param
-from .pages import _links, _replay_state
+from .pages import _lang_of, _links, _origin, _page, _replay_state
 from .session import HUMAN, Replay, TableGame, agent_names
 from .lobby import lobby_routes, offered_rulesets
 from .persist import Keeping
@@ -52,6 +53,7 @@ class Page:
     waiting: int | None = None   # hot-seat: the seat the page is being handed to
     step: int = 0                # replay: the decision shown
     conn: Connection | None = None   # its send queue and rate limit (connections.py)
+    lang: str = i18n.DEFAULT     # the language of the page's own words (?lang=, Accept-Language)
 
 
 @dataclass
@@ -110,7 +112,7 @@ class Table(Keeping):
             pass
 
     async def error(self, page: Page, text: str) -> None:
-        await self.send(page, {"type": "error", "text": text})
+        await self.send(page, {"type": "error", "text": i18n.translate(page.lang, text)})
 
     async def show(self, ident: str, only: Page | None = None, first: Page | None = None) -> None:
         """Send every page of game *ident* (or just *only*) what its seat sees now, or a
@@ -134,17 +136,17 @@ class Table(Keeping):
                 await self.send(page, messages.handover(session.game, decider))
                 continue
             cache = self.screens_of(session)  # the position now (another show may have run meanwhile)
-            if page.seat not in cache:
-                cache[page.seat] = self.state_for(session, page.seat)
-            message = cache[page.seat]
+            if (page.seat, page.lang) not in cache:
+                cache[page.seat, page.lang] = self.state_for(session, page.seat, page.lang)
+            message = cache[page.seat, page.lang]
             if session.seating.is_creator(page.token):
                 message = dict(message, creator=True, agents=agent_names(), hotseat=session.seating.hotseat)
             await self.send(page, message)
             if page is first and len(pages) > 1:
                 await asyncio.sleep(0)  # let its sender go before the others' messages are built
 
-    def screens_of(self, session: TableGame) -> dict[int | None, dict]:
-        """The messages of the game's position now, by seat: each built once per change of the
+    def screens_of(self, session: TableGame) -> dict[tuple[int | None, str], dict]:
+        """The messages of the game's position now, by seat and language: each built once per change of the
         game (:func:`messages.screen_key`), however many pages show it or ask again."""
         key = messages.screen_key(session.game, session.seats, len(session.undo_stack.checkpoints))
         known = self.screens.get(session.ident)
@@ -152,13 +154,16 @@ class Table(Keeping):
             known = self.screens[session.ident] = (key, {})
         return known[1]
 
-    def state_for(self, session: TableGame, seat: int | None) -> dict:
+    def state_for(self, session: TableGame, seat: int | None, lang: str | None = None) -> dict:
         with session.lock:
-            message = messages.seat_state(session.game, seat, session.seats, session.lang)
-            refusal = session.undo_refusal(seat) if seat is not None else "a spectator has nothing to undo"
+            shown = languages.game_in(session, lang)  # the same game, its texts in the page's language
+            message = messages.seat_state(shown, seat, session.seats, shown.lang)
+            message["decision"] = session.game.decision_id if message["decision"] is not None else None
+            message["seat_name"] = i18n.translate(lang, message["seat_name"])  # "a spectator", in the page's words
+            refusal = session.undo_refusal(seat) if seat is not None else Text("a spectator has nothing to undo")
             over = session.game.is_over
         message.update(mode="play", game=session.ident, can_undo=refusal is None and not over,
-                       undo_reason=refusal or ("the game is over" if over else ""),
+                       undo_reason=i18n.translate(lang, refusal or (Text("the game is over") if over else "")),
                        agent_thinking=session.agent_to_move(), creator=False)
         return message
 
@@ -198,18 +203,18 @@ class Table(Keeping):
         error: str | None = None
         if kind == "ready":
             if page.waiting is None or page.waiting not in seats:
-                error = "there is no hand-over to accept"
+                error = Text("there is no hand-over to accept")
             else:
                 page.seat, page.waiting = page.waiting, None
         elif kind in ("choose", "undo") and (seat is None or seat not in seats):
-            error = "this page watches the game: open your seat's invite link to play"
+            error = Text("this page watches the game: open your seat's invite link to play")
         elif kind in ("choose", "undo") and page.waiting is not None:
-            error = "the screen is being handed over: press the button first"
+            error = Text("the screen is being handed over: press the button first")
         elif kind == "choose" and seat is not None:
             error = await asyncio.to_thread(session.choose, seat, data.get("decision"), data.get("index"))
         elif kind == "undo" and seat is not None:
             error = session.undo(seat)
-            error = f"cannot undo: {error}" if error else None
+            error = Text("cannot undo: {reason}", reason=error) if error else None
         elif kind in ("invite", "replace"):
             error = await self.on_creator_message(session, page, data)
         else:
@@ -229,7 +234,7 @@ class Table(Keeping):
 
     async def on_creator_message(self, session: TableGame, page: Page, data: dict) -> str | None:
         if not session.seating.is_creator(page.token):
-            return "only the page of the game's creator may hand out seats"
+            return Text("only the page of the game's creator may hand out seats")
         seat = data.get("seat")
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(session.seats):
             return "no such seat"
@@ -248,12 +253,6 @@ class Table(Keeping):
         message["game"] = ident
         page.step = message["step"]
         await self.send(page, message)
-
-
-def _origin(table: Table, text: str, session: TableGame) -> str:
-    """The name the server offers a resumed game's ruleset under (the folder's, or a built-in's)."""
-    folder = ruleset_folder(session.game.ruleset)
-    return folder if folder in table.rulesets else session.game.ruleset.name
 
 
 # ---- HTTP -----------------------------------------------------------------------------------------
@@ -283,13 +282,13 @@ def create_app(table: Table | None = None) -> Starlette:
         return route
 
     async def index(request: Request) -> Response:
-        return FileResponse(STATIC / "index.html")
+        return _page("index.html", request)
 
     async def table_page(request: Request) -> Response:
         ident = request.path_params["ident"]
         if (await table.load_game(ident) is None) if request.url.path.startswith("/play/") else ident not in table.replays:
             return Response("no such game on this server (it may have been restarted)", status_code=404)
-        return FileResponse(STATIC / "table.html")
+        return _page("table.html", request)
 
     async def api_rulesets(request: Request) -> Response:
         if not catalogue:
@@ -398,7 +397,8 @@ def create_app(table: Table | None = None) -> Starlette:
                                                or "no such game on this server"}))
             await socket.close()
             return
-        page = Page(socket, token=socket.query_params.get("token") or None, conn=(conn := Connection(socket)))
+        page = Page(socket, token=socket.query_params.get("token") or None, conn=(conn := Connection(socket)),
+                    lang=_lang_of(socket))
         conn.start()
         table.eviction.start(table)
         if page.token and not session.seating.seats_of(page.token) and not session.seating.is_creator(page.token):
@@ -439,7 +439,7 @@ def create_app(table: Table | None = None) -> Starlette:
             return
         asked = _seat_param(socket)
         seat = (asked if asked is not None and asked < replay.players else 0) if replay.only is False else replay.only
-        page = Page(socket, seat=seat, conn=(conn := Connection(socket)))
+        page = Page(socket, seat=seat, conn=(conn := Connection(socket)), lang=_lang_of(socket))
         conn.start()
         table.eviction.start(table)
         table.eviction.opened(ident, +1)

@@ -45,8 +45,10 @@ def offered_rulesets(table: Table) -> list[dict]:
                 title = str(document.get("title", "")) if isinstance(document, dict) else ""
             except SpeciationError:
                 title = ""
-            variants.append({"name": variant, "title": title})
+            variants.append({"name": variant, "title": title,  # and in the ruleset's languages:
+                             "titles": {lang: p[title] for lang, p in ruleset.phrases.items() if title in p}})
         out.append({"name": name, "title": ruleset.title or name, "min": ruleset.min_players,
+                    "titles": {lang: p[ruleset.title] for lang, p in ruleset.phrases.items() if ruleset.title in p},
                     "max": ruleset.max_players, "variants": variants, "langs": sorted(ruleset.labels)})
     return out
 

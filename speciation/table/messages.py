@@ -11,6 +11,7 @@ from typing import Any
 
 from ..interpreter.game import Game
 from ..interpreter.views import public_view
+from ..i18n import Text
 from . import present
 
 LOG_LINES = 400
@@ -19,8 +20,10 @@ LOG_LINES = 400
 def seat_state(game: Game, seat: int | None, seats: list[str], lang: str | None, view: dict | None = None) -> dict:
     """What seat *seat* sees of the game: picture, players, scores, prompt, its options, log,
     and the id of the pending decision (an action names it). Seat None is a spectator: what
-    every seat sees (``public_view``), no options. *view*: the seat's view, if the caller
-    has made it already (``game.view(seat)``: it is made once per message)."""
+    every seat sees (``public_view``), no options. *lang*: the language of the rules' words
+    (names, prompts, log: the game's); the table's own words are ``i18n.Text``, put in a
+    page's language where it is sent (``app.Table.state_for``). *view*: the seat's view, if
+    the caller has made it already (``game.view(seat)``: it is made once per message)."""
     if view is None:
         view = game.view(seat) if seat is not None else public_view(game)
     scene = present.scene_of(view, seat, game.ruleset, lang)
@@ -35,7 +38,7 @@ def seat_state(game: Game, seat: int | None, seats: list[str], lang: str | None,
     message: dict[str, Any] = {
         "type": "state",
         "seat": seat,
-        "seat_name": named[seat] if seat is not None else "a spectator",
+        "seat_name": named[seat] if seat is not None else Text("a spectator"),
         "decision": pending.get("id") if pending else None,
         "players": [{"name": named[i], "plays": ", ".join(plays.get(p, [])), "kind": seats[i],
                      "score": points[i], "seat": i}

@@ -1,9 +1,20 @@
-"""What the table's routes send besides the game's own messages: a new game's links (the
-creator's, an invite per person seat, the spectator's) and a replay's step as a seat sees it."""
+"""What the table's routes send besides the game's own messages: the pages in their reader's
+language, a new game's links (the creator's, an invite per person seat, the spectator's) and a
+replay's step as a seat sees it."""
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import HTMLResponse, Response
+
+from .. import i18n
+from ..api import ruleset_folder
 from . import messages
 from .session import Replay, TableGame
+
+STATIC = Path(__file__).parent / "static"
 
 
 def _replay_state(replay: Replay, step: int, seat: int | None) -> dict:
@@ -26,3 +37,19 @@ def _links(session: TableGame) -> dict:
             "hotseat": session.seating.hotseat,
             "invites": [{"seat": seat, "name": messages.player_name(session.game, seat), "url": f"/play/{ident}#t={t}"}
                         for seat, t in invites.items()]}
+
+
+def _lang_of(connection: HTTPConnection) -> str:
+    """A page's language: ``?lang=``, else its Accept-Language, else English."""
+    return i18n.choose(connection.query_params.get("lang"), connection.headers.get("accept-language"))
+
+
+def _page(name: str, request: Request) -> Response:
+    """A static page in its reader's language (its catalog given to ``static/i18n.js``)."""
+    return HTMLResponse(i18n.page((STATIC / name).read_text(encoding="utf-8"), _lang_of(request)))
+
+
+def _origin(table: Any, text: str, session: TableGame) -> str:
+    """The name the server offers a resumed game's ruleset under (the folder's, or a built-in's)."""
+    folder = ruleset_folder(session.game.ruleset)
+    return folder if folder is not None and folder in table.rulesets else str(session.game.ruleset.name)

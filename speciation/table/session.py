@@ -15,6 +15,7 @@ from typing import Any
 
 from ..agents.registry import AGENT_NAMES, make_agent
 from ..api import load_save, replay, save_json, seat_record
+from ..i18n import Text
 from ..dsl.errors import IllegalActionError, ReplayError, SaveFileError, SpeciationError
 from ..interpreter.game import Game
 from ..play import play
@@ -148,18 +149,19 @@ class TableGame:
         action names another decision than the pending one, and is refused."""
         with self.lock:
             if self.game.is_over:
-                return "the game is over"
+                return Text("the game is over")
             if not isinstance(decision, str):
-                return "the action names no decision (send its id as 'decision')"
+                return Text("the action names no decision (send its id as 'decision')")
             if decision != self.game.decision_id:
-                return "that decision was already taken (or is not this game's): nothing was changed"
+                return Text("that decision was already taken (or is not this game's): nothing was changed")
             if self.decider != seat:
-                return "it is not your decision"
+                return Text("it is not your decision")
             actions = self.game.legal_actions()
             if isinstance(index, bool) or not isinstance(index, int):
-                return f"an option is a number from 0 to {len(actions) - 1}, not {json.dumps(index)[:40]}"
+                return Text("an option is a number from 0 to {last}, not {value}", last=len(actions) - 1,
+                            value=json.dumps(index)[:40])
             if not 0 <= index < len(actions):
-                return f"no option {index}: this decision has options 0 to {len(actions) - 1}"
+                return Text("no option {index}: this decision has options 0 to {last}", index=index, last=len(actions) - 1)
             mark = self.undo_stack.checkpoint(seat)
             error = self._apply(seat, actions[index], decision)
             if error is None:

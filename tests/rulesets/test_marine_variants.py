@@ -196,7 +196,7 @@ def test_polish_game_is_the_same_game():
 
     assert english.digest() == polish.digest()  # the language is presentation only
     assert english.state["pending"] == polish.state["pending"]
-    assert any(line.startswith("Gracz 1 plays the ") for line in polish.log)
+    assert any(line.startswith("Gracz 1 gra jako ") for line in polish.log)  # the Polish sentence (phrases)
     assert any("Specjacja" in line or "Ewolucja" in line or "Wzbogacenie" in line for line in polish.log)
     assert polish.label("speciation_5") == "Specjacja (pole specjalne: dowolny zasób)"
 

@@ -46,8 +46,9 @@ def test_prompt_commands_show_board_scores_cards_and_log(capsys, monkeypatch):
 def test_card_names_in_the_chosen_language(capsys, monkeypatch):
     code, out = play(capsys, monkeypatch, ["card asteroida", "card drapieżnik", "q"],
                      "marine", "--players", "2", "--agents", "human,random", "--lang", "pl")
-    assert "Asteroida (Asteroid) — evolution card\nChoose a tile: eliminate all species" in out
-    assert "Drapieżnik (Predator) — evolution card" in out
+    assert "Asteroida (Asteroid) — karta (talia: Ewolucja)\nWybierz kafel: usuń z niego wszystkie gatunki" in out
+    assert "Drapieżnik (Predator) — karta (talia: Ewolucja)" in out
+    assert "wybór [1-" in out  # the terminal's own words in the game's language
 
 
 def test_no_other_seats_private_lines(capsys, monkeypatch):

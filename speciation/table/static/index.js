@@ -2,6 +2,7 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
+const _ = window._ || ((s, p) => s.replace(/\{(\w+)\}/g, (w, k) => (p && k in p ? p[k] : w)));
 let catalogue = { rulesets: [], agents: ["human"] };
 
 function option(value, text) {
@@ -26,11 +27,11 @@ function fillRuleset() {
     box.type = "checkbox";
     box.value = v.name;
     box.name = "variant";
-    label.append(box, " " + (v.title || v.name));
+    label.append(box, " " + ((v.titles || {})[window.I18N_LANG] || v.title || v.name));
     label.title = v.name;
     variants.append(label);
   }
-  if (!r.variants.length) variants.textContent = "none";
+  if (!r.variants.length) variants.textContent = _("none");
   const mods = $("mods");
   mods.replaceChildren();
   for (const m of catalogue.mods || []) {
@@ -41,10 +42,11 @@ function fillRuleset() {
     label.append(box, " " + m);
     mods.append(label);
   }
-  if (!(catalogue.mods || []).length) mods.textContent = "none";
+  if (!(catalogue.mods || []).length) mods.textContent = _("none");
   const lang = $("lang");
-  lang.replaceChildren(option("", "rule files' names"));
-  for (const l of r.langs) lang.append(option(l, l));
+  lang.replaceChildren(option("", _("English (the rule files' own words)")));
+  for (const l of r.langs) lang.append(option(l, l === "pl" ? "polski" : l));
+  if (r.langs.includes(window.I18N_LANG)) lang.value = window.I18N_LANG;  // the page's language
   const players = $("players");
   players.min = r.min;
   players.max = r.max;
@@ -59,11 +61,11 @@ function fillSeats() {
   const count = Number($("players").value) || 2;
   for (let i = 0; i < count; i++) {
     const label = document.createElement("label");
-    label.textContent = `Player ${i + 1} `;
+    label.textContent = _("Player {n}", { n: i + 1 }) + " ";
     const select = document.createElement("select");
     select.name = `seat${i}`;
     select.dataset.seat = i;
-    for (const a of catalogue.agents) select.append(option(a, a === "human" ? "a person" : `agent: ${a}`));
+    for (const a of catalogue.agents) select.append(option(a, a === "human" ? _("a person") : _("agent: {name}", { name: _(a) })));
     select.value = before[i] || (i === 0 ? "human" : catalogue.agents.find((a) => a !== "human") || "human");
     label.append(select);
     seats.append(label);
@@ -76,8 +78,8 @@ async function post(url, body, isText) {
     headers: { "Content-Type": isText ? "application/json" : "application/json" },
     body: isText ? body : JSON.stringify(body),
   });
-  const data = await response.json().catch(() => ({ error: `the server answered ${response.status}` }));
-  if (!response.ok || data.error) throw new Error(data.error || `the server answered ${response.status}`);
+  const data = await response.json().catch(() => ({ error: _("the server answered {status}", { status: response.status }) }));
+  if (!response.ok || data.error) throw new Error(data.error || _("the server answered {status}", { status: response.status }));
   return data;
 }
 
@@ -118,12 +120,12 @@ function opened(data) {
   for (const invite of data.invites) links[invite.seat] = location.origin + invite.url;
   sessionStorage.setItem(`speciation-links-${data.game}`, JSON.stringify(links));
   if (data.hotseat || data.invites.length <= 1) {
-    location.href = data.url;
+    location.href = window.withLang ? window.withLang(data.url) : data.url;
     return;
   }
   const list = $("link-list");
   list.replaceChildren();
-  const rows = [["You (the game's creator)", data.url], ["Spectators", data.spectator],
+  const rows = [[_("You (the game's creator)"), data.url], [_("Spectators"), data.spectator],
                 ...data.invites.map((i) => [i.name, i.url])];
   for (const [name, url] of rows) {
     const label = document.createElement("label");
@@ -135,7 +137,7 @@ function opened(data) {
     label.append(name + " ", input);
     list.append(label);
   }
-  $("open-table").href = data.url;
+  $("open-table").href = window.withLang ? window.withLang(data.url) : data.url;
   $("new-form").hidden = true;
   $("links").hidden = false;
   document.body.dataset.links = "1";
@@ -145,7 +147,7 @@ async function load(url) {
   $("load-error").textContent = "";
   const file = $("save-file").files[0];
   if (!file) {
-    $("load-error").textContent = "choose a saved game file first";
+    $("load-error").textContent = _("choose a saved game file first");
     return;
   }
   try {
@@ -158,9 +160,9 @@ async function load(url) {
 }
 
 async function init() {
-  const response = await fetch("/api/rulesets");
+  const response = await fetch(window.withLang ? window.withLang("/api/rulesets") : "/api/rulesets");
   catalogue = await response.json();
-  for (const r of catalogue.rulesets) $("ruleset").append(option(r.name, r.title));
+  for (const r of catalogue.rulesets) $("ruleset").append(option(r.name, (r.titles || {})[window.I18N_LANG] || r.title));
   fillRuleset();
   $("ruleset").addEventListener("change", fillRuleset);
   $("players").addEventListener("change", fillSeats);

@@ -5,6 +5,7 @@
 window._ = window._ || ((s) => s);
 
 const $ = (id) => document.getElementById(id);
+const _ = window._ || ((s, p) => s.replace(/\{(\w+)\}/g, (w, k) => (p && k in p ? p[k] : w)));
 const [, mode, ident] = location.pathname.split("/");
 const params = new URLSearchParams(location.search);
 // The page's credential: the token of an invite link (or the creator's), in the address's
@@ -18,6 +19,7 @@ function connect() {
   const query = new URLSearchParams();
   if (mode === "play" && token) query.set("token", token);
   if (mode === "replay" && params.get("seat") !== null) query.set("seat", params.get("seat"));
+  if (window.I18N_LANG) query.set("lang", window.I18N_LANG);
   const text = query.toString();
   socket = new WebSocket(`${scheme}://${location.host}/ws/${mode}/${ident}${text ? "?" + text : ""}`);
   socket.onmessage = (event) => receive(JSON.parse(event.data));
@@ -46,7 +48,7 @@ function showHandover(message) {
   $("options").replaceChildren();
   $("log").replaceChildren();
   $("players").replaceChildren();
-  $("seat-name").textContent = "hand-over";
+  $("seat-name").textContent = _("hand-over");
   $("handover-name").textContent = message.seat_name;
   $("handover-name2").textContent = message.seat_name;
   $("who").textContent = "";
@@ -65,8 +67,8 @@ function showState(message) {
   document.body.dataset.phase = message.over ? "over" : message.yours ? "yours" : "waiting";
   const watching = message.seat === null || message.seat === undefined;
   document.body.dataset.role = watching ? "spectator" : "seat";
-  $("seat-name").textContent = message.mode === "replay" ? (watching ? "replay (what every seat saw)" : `replay as ${message.seat_name}`)
-    : watching ? "watching (a spectator)" : `you are ${message.seat_name}`;
+  $("seat-name").textContent = message.mode === "replay" ? (watching ? _("replay (what every seat saw)") : _("replay as {name}", { name: message.seat_name }))
+    : watching ? _("watching (a spectator)") : _("you are {name}", { name: message.seat_name });
   showStatus(message);
   showTurn(message.over ? "over" : message.yours ? "yours" : "waiting");
   $("board").innerHTML = message.svg;
@@ -83,14 +85,14 @@ function showStatus(message) {
   const status = $("status");
   status.className = "status " + (message.over ? "over" : message.yours ? "yours" : "waiting");
   if (message.over) {
-    $("who").textContent = "Game over";
-    $("prompt").textContent = message.winner_name ? `${message.winner_name} ${_("wins")}` : "";
+    $("who").textContent = _("Game over");
+    $("prompt").textContent = message.winner_name ? _("{name} wins", { name: message.winner_name }) : "";
   } else if (message.yours) {
-    $("who").textContent = `${_("Your decision")} — ${message.seat_name}:`;
+    $("who").textContent = _("Your decision — {name}:", { name: message.seat_name });
     $("prompt").textContent = message.prompt;
   } else {
-    const thinking = message.agent_thinking ? " (thinking…)" : "";
-    $("who").textContent = `${message.decider_name} decides${thinking}:`;
+    $("who").textContent = message.agent_thinking ? _("{name} decides (thinking…):", { name: message.decider_name })
+      : _("{name} decides:", { name: message.decider_name });
     $("prompt").textContent = message.prompt;
   }
 }
@@ -131,11 +133,11 @@ function showOptions(message) {
   const box = $("options");
   box.replaceChildren();
   if (message.mode === "replay") {
-    box.append(note(message.error || "replay: step through the decisions with ◀ ▶"));
+    box.append(note(message.error || _("replay: step through the decisions with ◀ ▶")));
     return;
   }
   if (!message.yours) {
-    box.append(note(message.over ? "The game is over." : `Waiting for ${message.decider_name}.`));
+    box.append(note(message.over ? _("The game is over.") : _("Waiting for {name}.", { name: message.decider_name })));
     showCreator(message);
     return;
   }
@@ -147,7 +149,7 @@ function showOptions(message) {
     button.dataset.index = o.index;
     if (o.entities.length) {
       button.dataset.entities = o.entities.join(" ");
-      button.title = "also on the board";
+      button.title = _("also on the board");
       button.addEventListener("mouseenter", () => o.entities.forEach((e) => glow(e, true)));
       button.addEventListener("mouseleave", () => o.entities.forEach((e) => glow(e, false)));
     }
@@ -178,7 +180,7 @@ function showCreator(message) {
   list.replaceChildren();
   const spectator = document.createElement("p");
   spectator.className = "invite";
-  spectator.append("Spectators: ", linkField(`${location.origin}/play/${ident}`));
+  spectator.append(_("Spectators:") + " ", linkField(`${location.origin}/play/${ident}`));
   list.append(spectator);
   const links = savedLinks();
   for (const p of message.players) {
@@ -189,13 +191,13 @@ function showCreator(message) {
     row.append(`${p.name}: `);
     if (links[p.seat]) row.append(linkField(links[p.seat]));
     const again = document.createElement("button");
-    again.textContent = links[p.seat] ? "new link" : "make a link";
-    again.title = "a new invite link for this seat (the old one stops working)";
+    again.textContent = links[p.seat] ? _("new link") : _("make a link");
+    again.title = _("a new invite link for this seat (the old one stops working)");
     again.addEventListener("click", () => send({ type: "invite", seat: p.seat }));
     const agent = document.createElement("select");
-    for (const a of message.agents || []) agent.append(new Option(`agent: ${a}`, a));
+    for (const a of message.agents || []) agent.append(new Option(_("agent: {name}", { name: _(a) }), a));
     const replace = document.createElement("button");
-    replace.textContent = "replace by";
+    replace.textContent = _("replace by");
     replace.className = "replace";
     replace.addEventListener("click", () => send({ type: "replace", seat: p.seat, agent: agent.value }));
     row.append(" ", again, " ", replace, agent);
@@ -233,7 +235,7 @@ function showPlayers(message) {
     row.className = (p.seat === message.decider ? "deciding " : "") + (p.seat === message.seat ? "me" : "");
     const name = row.insertCell();
     name.textContent = p.name;  // one name per seat: what it plays, as the log says, and the player
-    row.insertCell().textContent = p.kind === "human" ? "person" : p.kind;
+    row.insertCell().textContent = p.kind === "human" ? _("person") : _(p.kind);
     const score = row.insertCell();
     score.className = "score";
     score.textContent = p.score;
@@ -259,7 +261,7 @@ function showTools(message) {
   if (replay) {
     asked = Math.max(0, asked - 1);
     if (asked === 0) wanted = message.step;
-    $("step").textContent = `decision ${message.step} of ${message.total}`;
+    $("step").textContent = _("decision {step} of {total}", { step: message.step, total: message.total });
     const select = $("replay-seat");
     if (select.options.length !== message.seats.length) {
       select.replaceChildren();
@@ -275,10 +277,10 @@ function showTools(message) {
     return;
   }
   $("undo").disabled = !message.can_undo || message.over;
-  $("undo").title = message.can_undo ? "take back your last decision" : message.undo_reason;
+  $("undo").title = message.can_undo ? _("take back your last decision") : message.undo_reason;
   const seat = message.seat === null || message.seat === undefined ? "" : message.seat;
   $("save").href = `/api/games/${ident}/save?` + new URLSearchParams({ token, seat });
-  $("save").title = message.over ? "download the whole game" : "download what you have seen of the game";
+  $("save").title = message.over ? _("download the whole game") : _("download what you have seen of the game");
 }
 
 // ---- menus, hover text, messages --------------------------------------------------------------
@@ -478,7 +480,7 @@ async function startReplay() {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token, seat }) });
   const data = await response.json();
   if (data.url) location.href = data.url;
-  else toast(data.error || "cannot replay");
+  else toast(data.error || _("cannot replay"));
 }
 
 // The decision a replay is going to (clicks may come faster than the answers).
