@@ -176,6 +176,15 @@ class Game:
         raises (a scenario's check, a tool's query)."""
         return expression(self._machine, dict(env or {}))
 
+    def share_remembered(self, other: Game) -> None:
+        """Start from the rule-function values *other* remembers (a game of the same ruleset
+        in the same state, such as the game this one is a fresh copy of): its tables are
+        copied, so neither sees the other's later values; values of static functions are
+        shared. Only speed changes (a search values many copies of one position)."""
+        memo = other._machine.memo
+        self._machine.memo = {name: dict(table) if type(table) is dict else table for name, table in memo.items()}
+        self._machine.static_memo = other._machine.static_memo
+
     def forget_remembered(self) -> None:
         """Forget the rule-function values remembered since the last statement, as a
         statement that changes the state does (values of static functions stay). Only speed
