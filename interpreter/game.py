@@ -67,10 +67,15 @@ class Game:
     @classmethod
     def new(cls, ruleset, players: int | None = None, seed: int = 0,
             chance: list | None = None, start: bool = True, lang: str | None = None,
-            limits=None) -> Game:
+            limits=None, streams: str = "single") -> Game:
         """A new game for *players* players (default: the ruleset's minimum); *seed* is an
         integer from -2**63 to 2**64 - 1. Bad arguments raise :class:`ArgumentError`.
-        *limits*: the budgets at run time (``interpreter/limits.py``; default ``Limits()``)."""
+        *limits*: the budgets at run time (``interpreter/limits.py``; default ``Limits()``).
+        *streams*: ``"single"`` (one generator for every chance step) or ``"per_source"``
+        (a stream per deck, bag or die, so that a change alters only the draws it touches:
+        ``interpreter/rng.py``; balance studies pair games this way)."""
+        if streams not in rng.SCHEMES:
+            raise ArgumentError(f"streams must be one of {', '.join(rng.SCHEMES)}, not {streams!r:.40}")
         count = players if players is not None else ruleset.min_players
         if isinstance(count, bool) or not isinstance(count, int) or not ruleset.min_players <= count <= ruleset.max_players:
             raise ArgumentError(f"{ruleset.title or ruleset.name} takes {ruleset.min_players} to "
@@ -89,8 +94,12 @@ class Game:
                  "steps": 0}
         if ruleset.copies:
             deal_copies(state, ruleset.copies)
+        if streams != "single":
+            state["rng"] = rng.per_source_state(seed)
         game = cls(ruleset, state, lang)
         game._history = {"seed": seed, "players": count, "chance": _copy(list(chance or [])), "decisions": []}
+        if streams != "single":
+            game._history["streams"] = streams
         if limits is not None:
             game.limits = limits
         if start:

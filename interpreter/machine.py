@@ -157,6 +157,9 @@ class Machine:
                                  f"(there are: {self.label(sorted(set(items), key=str))})")
             items.remove(value)
             return value
+        streams = self.state["rng"]
+        if streams.__class__ is dict and self.chance_source is None:  # one stream per source (rng.py)
+            return items.pop(rng.pick(streams, rng.source_of(self.ent, items), items))
         return items.pop(self.random_below(len(items)))
 
     def roll(self, faces: Any) -> Any:
@@ -175,6 +178,8 @@ class Machine:
             if value not in outcomes or (isinstance(faces, int) and isinstance(value, bool)):
                 raise ValueError(f"the scripted chance outcome {self.label(value)} is not a face of the die "
                                  f"({self.label(list(outcomes)) if len(outcomes) <= 20 else f'1 to {faces}'})")
+        elif self.state["rng"].__class__ is dict and self.chance_source is None:  # one stream per source
+            value = outcomes[rng.pick(self.state["rng"], f"roll {self.label(faces)}", list(outcomes))]
         else:
             value = outcomes[self.random_below(len(outcomes))]
         if self.keep_log:
@@ -213,6 +218,8 @@ class Machine:
         del self.ent[entity]
 
     def shuffle(self, items: list) -> None:
+        if self.state["rng"].__class__ is dict and self.chance_source is None:  # one stream per source
+            return rng.order(self.state["rng"], rng.source_of(self.ent, items), items)
         for i in range(len(items) - 1, 0, -1):
             j = self.random_below(i + 1)
             items[i], items[j] = items[j], items[i]
