@@ -49,7 +49,7 @@ def _difference(x: list[int], y: list[int], detect: float | None) -> dict:
     both = sum(1 for a, b in zip(x, y) if a and b)
     only_first = sum(1 for a, b in zip(x, y) if a and not b)
     only_second = sum(1 for a, b in zip(x, y) if b and not a)
-    entry = {"pairs": n, "first": sum(x) / n, "second": sum(y) / n, "difference": float(d.mean()),
+    entry: dict = {"pairs": n, "first": sum(x) / n, "second": sum(y) / n, "difference": float(d.mean()),
              "only_first": only_first, "only_second": only_second, "both": both,
              "sd": float(d.std(ddof=1)) if n > 1 else None}
     if n > 1 and entry["sd"]:

@@ -16,7 +16,7 @@ import multiprocessing
 import os
 import signal
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -143,7 +143,7 @@ def _on_sigterm(signum, frame) -> None:
     raise Stopped("stopped by SIGTERM")
 
 
-def stream_games(tasks: Sequence[tuple[Config, int]], workers: int = 1) -> Iterator[GameRecord]:
+def stream_games(tasks: Sequence[tuple[Config, int]], workers: int = 1) -> Generator[GameRecord, None, None]:
     """Play *tasks*, yielding each record in task order as soon as it and those before it
     are over: here (*workers* 1) or on a pool of worker processes (0: one per core). Closing
     the generator (a sequential study that has its answer), Ctrl-C or SIGTERM terminates the

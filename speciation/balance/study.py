@@ -3,7 +3,7 @@ at as the pairs come in, stopped when a sequential study has its answer, on Ctrl
 SIGTERM (with the whole pairs played so far kept and reported as such)."""
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from typing import Any
 
 from .paired import ALPHA, compare_paired, look_alpha, looks
@@ -30,7 +30,7 @@ def run_comparison(first: Config, second: Config, workers: int = 1, dask: Any = 
             records[task[0] is second].append(record)
         return {"first": records[0], "second": records[1], "looks": done, "stopped": None, "alpha": alpha,
                 "plan": plan}
-    games = stream_games(tasks, workers)
+    games: Generator[GameRecord, None, None] = stream_games(tasks, workers)
     try:
         for task, record in zip(tasks, games):
             number = 1 if task[0] is second else 0

@@ -92,11 +92,12 @@ def cmd_balance(args: argparse.Namespace) -> int:
     summaries = [summarize(r) for r in results]
     comparison = second_summary = None
     if study is not None:
-        comparison = compare_paired(*results, detect=detect, alpha=study["alpha"])
+        comparison = compare_paired(results[0], results[1], detect=detect, alpha=study["alpha"])
         comparison.update(compared=record["compare"], looks=study["looks"], stopped=study["stopped"],
                           power_before=plan, cards=card_figures(results[1], added),
-                          turns=paired_shift(*results, lambda r: r.turns),
-                          winning_scores=paired_shift(*results, lambda r: max(r.scores) if r.scores else None))
+                          turns=paired_shift(results[0], results[1], lambda r: r.turns),
+                          winning_scores=paired_shift(results[0], results[1],
+                                                      lambda r: max(r.scores) if r.scores else None))
         second_summary = summaries[1]
     print(format_text(record, summaries[0], comparison, second_summary))
     if args.json:

@@ -80,10 +80,12 @@ def test_balance_command_writes_text_json_and_html(tmp_path, capsys):
                  "--compare-variant", "seats", "--json", str(out_json), "--html", str(out_html)])
     assert code == 0
     text = capsys.readouterr().out
-    assert "games completed: 8 of 8" in text and "wins by seat:" in text and "Fisher" in text
+    assert "games completed: 8 of 8" in text and "wins by seat:" in text
+    assert "compared with: variant seats" in text and "McNemar exact p" in text
     data = json.loads(out_json.read_text())
     assert data["study"]["ruleset_digest"] and data["study"]["seeds"] == [0, 7] and len(data["games"]) == 8
-    assert data["comparison"]["wins"]
+    assert data["study"]["compare"]["variants"] == ["seats"] and "--compare-variant seats" in data["study"]["command"]
+    assert data["comparison"]["by_seat"] and data["comparison"]["pairs"] == 8
     page = out_html.read_text()
     assert page.count("<svg") >= 5 and "ruleset_digest" in page
     assert main(["balance", TOY, "--agents", "bogus", "--quiet"]) == 2
