@@ -6,6 +6,8 @@ import io
 import json
 from typing import Any
 
+from .stats import LONG_GAME
+
 
 def _pct(entry: dict) -> str:
     if entry.get("share") is None:
@@ -48,6 +50,10 @@ def format_text(record: dict, summary: dict, comparison: dict | None = None, sec
         lines.append("cards taken (times per game; share of takers who won):")
         for card, entry in summary["cards"].items():
             lines.append(f"  {card}: {entry['per_game']:.2f}; {_pct(entry['taker_won'])}")
+    if summary.get("long_games"):
+        lines.append(f"long games (over {LONG_GAME} actions: a stall, most likely; counted): "
+                     + ", ".join(f"game {g['index'] + 1} (seed {g['seed']}, {g['actions']} actions)"
+                                 for g in summary["long_games"]))
     for stop in summary["stopped"]:
         lines.append(f"stopped game {stop['index'] + 1} (seed {stop['seed']}), not counted: {stop['error']}")
     for failure in summary["failed"]:

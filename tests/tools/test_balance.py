@@ -33,6 +33,7 @@ def test_study_figures_and_a_comparison():
     assert greedy["of"] == 24 and greedy["count"] >= 18  # greedy takes 3 points every turn
     assert greedy["ci95"] == list(wilson_interval(greedy["count"], 24))
     assert summary["turns"]["mean"] == 9
+    assert summary["long_games"] == []  # none of these short games is listed as a stall
     other = run_study(Config(TOY, 3, "random", games=24, seed=1))
     result = compare(records, other)
     assert result["wins"]  # per label: both shares, difference, Fisher p-value

@@ -194,3 +194,15 @@ def test_sigterm_stops_the_study_and_its_workers(tmp_path):
     assert not alive, f"workers left running: {[p.pid for p in alive]}"
     assert "study stopped: stopped by SIGTERM" in text and out.exists()
     assert process.returncode == 0 and not any(p.pid == os.getpid() for p in gone)
+
+
+def test_a_long_game_is_listed_as_a_possible_stall():
+    from speciation.balance.report import format_text
+    from speciation.balance.stats import summarize
+    records = [_record(0, 0), _record(1, 1)]
+    records[1].outcome.actions = 7006
+    summary = summarize(records)
+    assert summary["long_games"] == [{"index": 1, "seed": 1, "actions": 7006}]
+    study = Config(TOY, 2, games=2).record()
+    assert "long games (over 3000 actions: a stall, most likely; counted): game 2 (seed 1, 7006 actions)" \
+        in format_text(study, summary)
