@@ -35,6 +35,8 @@ def format_text(record: dict, summary: dict, comparison: dict | None = None, sec
     if record.get("command"):
         lines.append(f"to reproduce: {record['command']}")
     lines.append(f"games completed: {summary['completed']} of {summary['games']}  (shares with 95% Wilson intervals)")
+    if summary.get("interrupted"):
+        lines.append(f"study stopped: {summary['interrupted']}")
     sections = [("wins by animal/faction", summary["wins_by_label"]), ("wins by seat", summary["wins_by_seat"]),
                 ("wins by agent", summary["wins_by_agent"]), ("how games ended", summary["endings"])]
     for title, table in sections:

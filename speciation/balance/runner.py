@@ -129,8 +129,10 @@ def tasks_for(configs: Sequence[Config]) -> list[tuple[Config, int]]:
     return [(config, index) for index in range(games) for config in configs if index < config.games]
 
 
-class Stopped(Exception):
-    """The study was stopped by a signal (SIGTERM); the games played so far are kept."""
+class Stopped(BaseException):
+    """The study was stopped by a signal (SIGTERM); the games played so far are kept. A
+    ``BaseException``, as KeyboardInterrupt is: no handler of a game's errors may take it
+    for the game's own failure."""
 
 
 def _worker_init() -> None:

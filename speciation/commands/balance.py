@@ -17,7 +17,7 @@ def cmd_balance(args: argparse.Namespace) -> int:
     from ..balance import Config, run_study, summarize
     from ..balance.paired import card_figures, compare_paired, pairs_needed, paired_shift
     from ..balance.report import format_html, format_text, to_json
-    from ..balance.runner import load
+    from ..balance.runner import Stopped, load
     from ..balance.study import run_comparison
     if args.compare_mod and args.compare_variant:
         print("error: give --compare-mod or --compare-variant, not both", file=sys.stderr)
@@ -76,12 +76,20 @@ def cmd_balance(args: argparse.Namespace) -> int:
             stream.write(json.dumps({"study": number, **record.to_dict()}) + "\n")
             stream.flush()
     total = args.games * (2 if comparing else 1)
+    interrupted = None
     try:
         with tqdm(total=total, file=sys.stderr, unit="game", disable=args.quiet,
                   desc=f"{first.ruleset} x{first.players}") as bar:
             if second is None:
-                results = [run_study(first, args.workers, args.dask, bar.update, lambda r: each(0, r))]
-                study = None
+                study, played = None, []
+
+                def keep(record) -> None:
+                    played.append(record)
+                    each(0, record)
+                try:
+                    results = [run_study(first, args.workers, args.dask, bar.update, keep)]
+                except (KeyboardInterrupt, Stopped) as stop:  # the workers are stopped; report what was played
+                    results, interrupted = [played], str(stop) or "interrupted (Ctrl-C)"
             else:
                 study = run_comparison(first, second, args.workers, args.dask, bar.update, each, detect,
                                        args.look_every if args.sequential else 0)
@@ -90,6 +98,8 @@ def cmd_balance(args: argparse.Namespace) -> int:
         if stream:
             stream.close()
     summaries = [summarize(r) for r in results]
+    if study is None and interrupted:
+        summaries[0]["interrupted"] = f"{interrupted} after {len(results[0])} of {args.games} games"
     comparison = second_summary = None
     if study is not None:
         comparison = compare_paired(results[0], results[1], detect=detect, alpha=study["alpha"])

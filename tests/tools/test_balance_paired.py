@@ -206,3 +206,13 @@ def test_a_long_game_is_listed_as_a_possible_stall():
     study = Config(TOY, 2, games=2).record()
     assert "long games (over 3000 actions: a stall, most likely; counted): game 2 (seed 1, 7006 actions)" \
         in format_text(study, summary)
+
+
+def test_sigterm_stops_a_plain_study_with_a_report():
+    process = subprocess.Popen([sys.executable, "-m", "speciation", "balance", "original", "--players", "4",
+                                "--agents", "greedy", "--games", "100", "--quiet"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(15)
+    process.send_signal(signal.SIGTERM)
+    text, errors = process.communicate(timeout=120)
+    assert "study stopped: stopped by SIGTERM after" in text and "Traceback" not in errors
