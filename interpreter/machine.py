@@ -179,7 +179,7 @@ class Machine:
                 raise ValueError(f"the scripted chance outcome {self.label(value)} is not a face of the die "
                                  f"({self.label(list(outcomes)) if len(outcomes) <= 20 else f'1 to {faces}'})")
         elif self.state["rng"].__class__ is dict and self.chance_source is None:  # one stream per source
-            value = outcomes[rng.pick(self.state["rng"], f"roll {self.label(faces)}", list(outcomes))]
+            value = outcomes[rng.pick(self.state["rng"], f"roll {faces!r}", list(outcomes))]
         else:
             value = outcomes[self.random_below(len(outcomes))]
         if self.keep_log:
