@@ -45,7 +45,7 @@ def cmd_balance(args: argparse.Namespace) -> int:
         added: list[str] = []
         if second is not None:
             other = load(second.ruleset, second.variants, second.mods)
-            mods = [info for info in other.mod_infos if info["path"] in args.compare_mod]
+            mods = list(other.mod_infos[len(ruleset.mod_infos):])  # mods load in order: the compared ones last
             record["compare"] = {"mods": [{k: m.get(k) for k in ("name", "version", "path", "title")} for m in mods],
                                  "variants": list(args.compare_variant), "second": second.record()}
             added = [str(other.entities[item.split(" ", 1)[1]].get("name", item.split(" ", 1)[1]))
