@@ -71,9 +71,7 @@ class Game:
         """A new game for *players* players (default: the ruleset's minimum); *seed* is an
         integer from -2**63 to 2**64 - 1. Bad arguments raise :class:`ArgumentError`.
         *limits*: the budgets at run time (``interpreter/limits.py``; default ``Limits()``).
-        *streams*: ``"single"`` (one generator for every chance step) or ``"per_source"``
-        (a stream per deck, bag or die, so that a change alters only the draws it touches:
-        ``interpreter/rng.py``; balance studies pair games this way)."""
+        *streams*: ``"single"`` (one generator) or ``"per_source"`` (one per deck, bag or die: rng.py)."""
         if streams not in rng.SCHEMES:
             raise ArgumentError(f"streams must be one of {', '.join(rng.SCHEMES)}, not {streams!r:.40}")
         count = players if players is not None else ruleset.min_players
@@ -94,12 +92,10 @@ class Game:
                  "steps": 0}
         if ruleset.copies:
             deal_copies(state, ruleset.copies)
-        if streams != "single":
-            state["rng"] = rng.per_source_state(seed)
+        state["rng"] = rng.per_source_state(seed) if streams != "single" else state["rng"]
         game = cls(ruleset, state, lang)
-        game._history = {"seed": seed, "players": count, "chance": _copy(list(chance or [])), "decisions": []}
-        if streams != "single":
-            game._history["streams"] = streams
+        game._history = {"seed": seed, "players": count, "chance": _copy(list(chance or [])), "decisions": [],
+                         **({"streams": streams} if streams != "single" else {})}
         if limits is not None:
             game.limits = limits
         if start:
@@ -186,10 +182,8 @@ class Game:
         return expression(self._machine, dict(env or {}))
 
     def share_remembered(self, other: Game) -> None:
-        """Start from the rule-function values *other* remembers (a game of the same ruleset
-        in the same state, such as the game this one is a fresh copy of): its tables are
-        copied, so neither sees the other's later values; values of static functions are
-        shared. Only speed changes (a search values many copies of one position)."""
+        """Start from (a copy of) the rule-function values *other*, a game in the same state
+        (this one's original), remembers. Only speed changes: a search values many copies."""
         memo = other._machine.memo
         self._machine.memo = {name: dict(table) if type(table) is dict else table for name, table in memo.items()}
         self._machine.static_memo = other._machine.static_memo
