@@ -16,6 +16,8 @@ Workloads (each uses only the stable public API, so an older checkout runs them 
   ``play`` and ``mcts`` load from that warm cache too, so their figures are mostly play.
 - ``mcts``: one ``mcts`` decision (60 iterations, no time bound, so the work is fixed and
   the choice must be the same) of a 4-player original game after 40 random decisions.
+- ``greedy``: two 4-player original games of greedy agents (seeds 0 and 1); prints each game's
+  actions, winner and digest, so both sides are checked to play the same games.
 Import time is part of every figure (the same on both sides unless the imports changed). Each
 process runs with ``python -P`` so the current folder never shadows the installed checkout.
 """
@@ -62,6 +64,17 @@ for _ in range(40):
 seat = game.current_player
 action = MctsAgent(seed=1, seat=seat, iterations=60, seconds=0).choose(SeatView(game, seat))
 print(action.label)
+""",
+    "greedy": """
+from speciation import Game, load_ruleset
+from speciation.agents.registry import make_agents
+from speciation.play import play
+ruleset = load_ruleset("original")
+for seed in (0, 1):
+    game = Game.new(ruleset, 4, seed)
+    game.keep_log = False
+    outcome = play(game, make_agents("greedy", 4, seed))
+    print(seed, outcome.actions, outcome.winner, game.digest()[:16])
 """,
 }
 

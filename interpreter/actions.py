@@ -171,3 +171,17 @@ class LegalActions(Sequence):
 
 
 EMPTY = LegalActions([], None, False)
+
+
+def option_index(value: Any, options: list) -> int | None:
+    """The index of value among the options (True is not 1, 1 is not 1.0), or None."""
+    try:
+        index = options.index(value)  # the first equal option: most often the one
+    except ValueError:
+        return None
+    if type(options[index]) is type(value):
+        return index
+    for index, option in enumerate(options):
+        if value == option and type(value) is type(option):
+            return index
+    return None

@@ -17,7 +17,7 @@ from typing import Any
 
 from ..dsl.errors import ArgumentError, IllegalActionError, RuleRuntimeError
 from . import rng, views, visibility
-from .actions import _COPIED, EMPTY, PASS_LABEL, Action, LegalActions, Offer, _Offered  # noqa: F401 (API)
+from .actions import _COPIED, EMPTY, PASS_LABEL, Action, LegalActions, Offer, _Offered, option_index  # noqa: F401 (API)
 from .machine import Machine, deal_copies
 from .views import copy_plain as _copy
 
@@ -68,10 +68,13 @@ class Game:
     @classmethod
     def new(cls, ruleset, players: int | None = None, seed: int = 0,
             chance: list | None = None, start: bool = True, lang: str | None = None,
-            limits=None) -> Game:
+            limits=None, streams: str = "single") -> Game:
         """A new game for *players* players (default: the ruleset's minimum); *seed* is an
         integer from -2**63 to 2**64 - 1. Bad arguments raise :class:`ArgumentError`.
-        *limits*: the budgets at run time (``interpreter/limits.py``; default ``Limits()``)."""
+        *limits*: the budgets at run time (``interpreter/limits.py``; default ``Limits()``).
+        *streams*: ``"single"`` (one generator) or ``"per_source"`` (one per deck, bag or die: rng.py)."""
+        if streams not in rng.SCHEMES:
+            raise ArgumentError(f"streams must be one of {', '.join(rng.SCHEMES)}, not {streams!r:.40}")
         count = players if players is not None else ruleset.min_players
         if isinstance(count, bool) or not isinstance(count, int) or not ruleset.min_players <= count <= ruleset.max_players:
             raise ArgumentError(f"{ruleset.title or ruleset.name} takes {ruleset.min_players} to "
@@ -90,8 +93,10 @@ class Game:
                  "steps": 0}
         if ruleset.copies:
             deal_copies(state, ruleset.copies)
+        state["rng"] = rng.per_source_state(seed) if streams != "single" else state["rng"]
         game = cls(ruleset, state, lang)
-        game._history = {"seed": seed, "players": count, "chance": _copy(list(chance or [])), "decisions": []}
+        game._history = {"seed": seed, "players": count, "chance": _copy(list(chance or [])), "decisions": [],
+                         **({"streams": streams} if streams != "single" else {})}
         if limits is not None:
             game.limits = limits
         if start:
@@ -177,6 +182,13 @@ class Game:
         raises (a scenario's check, a tool's query)."""
         return expression(self._machine, dict(env or {}))
 
+    def share_remembered(self, other: Game) -> None:
+        """Start from (a copy of) the rule-function values *other*, a game in the same state
+        (this one's original), remembers. Only speed changes: a search values many copies."""
+        memo = other._machine.memo
+        self._machine.memo = {name: dict(table) if type(table) is dict else table for name, table in memo.items()}
+        self._machine.static_memo = other._machine.static_memo
+
     def forget_remembered(self) -> None:
         """Forget the rule-function values remembered since the last statement, as a
         statement that changes the state does (values of static functions stay). Only speed
@@ -245,7 +257,7 @@ class Game:
                     f"{self._machine.label(action)!r} names no decision: apply an Action from "
                     "legal_actions(), or a value with the decision it answers: "
                     "apply(value, decision=game.decision_id)")
-            index = _index(action, pending["options"])
+            index = option_index(action, pending["options"])
             if index is None and not (action is None and pending["optional"]):
                 shown = ", ".join(a.label for a in self.legal_actions()[:12])
                 raise IllegalActionError(
@@ -464,22 +476,6 @@ def _canonical(value: Any) -> Any:
     if isinstance(value, list):
         return [_canonical(v) for v in value]
     return value
-
-
-def _index(value: Any, options: list) -> int | None:
-    """The index of value among the options (True is not 1, 1 is not 1.0), or None."""
-    try:
-        index = options.index(value)  # the first equal option: most often the one
-    except ValueError:
-        return None
-    if type(options[index]) is type(value):
-        return index
-    for index, option in enumerate(options):
-        if value == option and type(value) is type(option):
-            return index
-    return None
-
-
 
 
 def _clone_state(state: dict) -> dict:

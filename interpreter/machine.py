@@ -12,7 +12,6 @@ macro whose value is awaited.
 from __future__ import annotations
 
 from collections.abc import Callable
-from copy import deepcopy
 from typing import Any
 
 from ..dsl import graph as g
@@ -22,6 +21,7 @@ from .compiler import keep
 from .decisions import checking, fire_checks, settle, subsets
 from .errors import call_chain, in_authors_words, mark
 from .limits import DEFAULT, BudgetError, Limits, Meter, check_sequence, check_text
+from .steps import Steps
 
 _LOOPS = (g.For, g.While, g.Repeat)
 _NESTING = (g.Call, g.CallValue, g.Perform, g.Emit)
@@ -65,7 +65,7 @@ def too_deep(limits: Limits) -> None:
                       "effect or trigger that calls or emits itself without end?)")
 
 
-class Machine:
+class Machine(Steps):
     """Runs rules against one game state; also the ``rt`` every closure receives."""
 
     __slots__ = ("ruleset", "state", "ent", "nodes", "memo", "static_memo", "names", "phrases", "keep_log",
@@ -140,86 +140,6 @@ class Machine:
     def set_limits(self, limits: Limits) -> None:
         self.limits = limits
         self.meter = Meter(limits)
-
-    def random_below(self, n: int) -> int:
-        """Every chance step's outcome (0 to n - 1): the chance source's, else the generator's."""
-        if self.chance_source is not None:
-            return self.chance_source.take(n)
-        self.state["rng"], value = rng.next_value(self.state["rng"])
-        return value % n
-
-    def draw(self, items: list) -> Any:
-        """A chance step: take one item out of the list, scripted or at random."""
-        if not items:
-            return None
-        script = self.state["chance"]
-        if script:
-            value = script.pop(0)
-            if value not in items:
-                raise ValueError(f"the scripted chance outcome {self.label(value)} is not available "
-                                 f"(there are: {self.label(sorted(set(items), key=str))})")
-            items.remove(value)
-            return value
-        return items.pop(self.random_below(len(items)))
-
-    def roll(self, faces: Any) -> Any:
-        """A chance step with listed outcomes, none used up: a die of *faces* sides (1 to faces)
-        or one of a list of faces; the next scripted outcome (a face), else the generator's."""
-        if isinstance(faces, bool) or not isinstance(faces, (int, list)):
-            raise ValueError(f"roll takes a number of sides or a list of faces, not {self.label(faces)}")
-        if isinstance(faces, int):
-            check_sequence(self.limits, faces, "a die's sides")
-        outcomes = range(1, faces + 1) if isinstance(faces, int) else faces
-        if not outcomes:
-            raise ValueError("a roll of a die without faces")
-        script = self.state["chance"]
-        if script:
-            value = script.pop(0)
-            if value not in outcomes or (isinstance(faces, int) and isinstance(value, bool)):
-                raise ValueError(f"the scripted chance outcome {self.label(value)} is not a face of the die "
-                                 f"({self.label(list(outcomes)) if len(outcomes) <= 20 else f'1 to {faces}'})")
-        else:
-            value = outcomes[self.random_below(len(outcomes))]
-        if self.keep_log:
-            line = self.phrases.get("  roll → {}", "  roll → {}").replace("{}", self.label(value), 1)
-            self.add_log_line(line, line)
-        return value
-
-    def created(self, kind: str) -> list:
-        """The entities of a kind whose entities are created in play (its declared ones, then
-        those that exist of its numbered ids), or [] for no kind."""
-        declared, ids = self.ruleset.creatable.get(kind, ((), ()))
-        ent = self.ent
-        return [ident for ident in declared if ident in ent] + [ident for ident in ids if ident in ent]
-
-    def create(self, kind: Any) -> str:
-        """A new entity of *kind* (declared with a 'max'): the lowest of its ids kind#1 ...
-        kind#max not in use, with the kind's attributes; an error past the max."""
-        if not isinstance(kind, str) or kind not in self.ruleset.creatable:
-            raise ValueError(f"{self.label(kind)} is not a kind whose entities can be created (a kind "
-                             "needs a 'max' in its declaration)")
-        ids = self.ruleset.creatable[kind][1]
-        ident = next((i for i in ids if i not in self.ent), None)
-        if ident is None:
-            raise BudgetError(f"no more than {len(ids)} entities of kind '{kind}' may exist at once (its 'max')")
-        defaults = self.ruleset.kind_defaults.get(kind, {})
-        record = {"kind": str(kind), "id": str(ident)}  # plain text: states are marshalled
-        record.update(deepcopy(defaults))
-        self.ent[ident] = record
-        self.meter.left -= 1 + len(record)
-        return ident
-
-    def destroy(self, entity: Any) -> None:
-        record = self.ent.get(entity) if isinstance(entity, str) else None
-        if record is None or record["kind"] not in self.ruleset.creatable:
-            raise ValueError(f"cannot destroy {self.label(entity)}: only an entity of a kind with a 'max' "
-                             "can be destroyed")
-        del self.ent[entity]
-
-    def shuffle(self, items: list) -> None:
-        for i in range(len(items) - 1, 0, -1):
-            j = self.random_below(i + 1)
-            items[i], items[j] = items[j], items[i]
 
     # ---- running ------------------------------------------------------------------
 

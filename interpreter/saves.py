@@ -18,6 +18,7 @@ from typing import Any
 
 from ..dsl.errors import ArgumentError, IllegalActionError, ReplayError, SaveFileError, SpeciationError
 from ..dsl import graph as g
+from . import rng
 from .game import Game, state_digest
 from .views import public_view
 from .visibility import FIELD as SEEN_BY
@@ -178,7 +179,7 @@ def _count(value: Any) -> int:
 # ---- history and replay ------------------------------------------------------------------
 
 def _check_history(history: Any, ruleset) -> None:
-    if not isinstance(history, dict) or set(history) != {"seed", "players", "chance", "decisions"}:
+    if not isinstance(history, dict) or set(history) - {"streams"} != {"seed", "players", "chance", "decisions"}:
         raise SaveFileError("the save's history is damaged (expected seed, players, chance, decisions)")
     seed, players = history["seed"], history["players"]
     if isinstance(seed, bool) or not isinstance(seed, int):
@@ -202,7 +203,8 @@ def replay(ruleset, history: dict, lang: str | None = None, stop: int | None = N
     holds the game replayed up to just before it."""
     _check_history(history, ruleset)
     try:
-        game = Game.new(ruleset, history["players"], history["seed"], chance=list(history["chance"]), lang=lang)
+        game = Game.new(ruleset, history["players"], history["seed"], chance=list(history["chance"]), lang=lang,
+                        streams=history.get("streams", "single"))
     except (ArgumentError, SpeciationError) as exc:
         raise SaveFileError(f"the saved game cannot be started again under ruleset '{ruleset.name}' "
                             f"{ruleset.version}: {exc}") from None
@@ -265,10 +267,10 @@ def check_state(state: dict, ruleset) -> None:
         seen = record.get(SEEN_BY, "all")
         if not (seen == "all" or isinstance(seen, list) and all(p in players for p in seen)):
             raise bad(f"who sees entity {ident!r}")
-    for key in ("rng", "seed", "steps"):
+    for key in ("seed", "steps"):
         if isinstance(state[key], bool) or not isinstance(state[key], int):
             raise bad(f"'{key}' is not an integer")
-    if not 0 <= state["rng"] < 2 ** 64 or state["steps"] < 0:
+    if not rng.valid_streams(state["rng"]) or state["steps"] < 0:
         raise bad("the random generator or the step count")
     if not isinstance(state["log"], list) or not all(
             isinstance(line, str) or (isinstance(line, list) and len(line) == 2

@@ -38,11 +38,18 @@ class GreedyAgent:
 def lookahead(base: Game, actions: Sequence[Action], seat: int) -> list[float]:
     """For each action, on its own copy of *base* (a determinized game): take it, let the
     rules run to the next decision, and value the position for *seat* by the evaluation (its
-    lead over the best other seat; a finished game won by *seat* counts above all)."""
+    lead over the best other seat; a finished game won by *seat* counts above all).
+
+    *base* is valued first and every copy starts from the rule-function values it remembers
+    (``Game.share_remembered``): the rules forget only those an action's statements make
+    stale, so most of the evaluation is looked up, not run again (the values, hence the
+    choices, are the same as from a cold copy)."""
     found = []
+    evaluations(base)  # values every copy starts from: after an action only what it changed is valued again
     snapshot = Snapshot(base)
     for action in actions:
         game = snapshot.copy()
+        game.share_remembered(base)
         game.apply(action.value, decision=game.decision_id)
         values = game.scores if game.is_over else evaluations(game)
         bonus = 1e6 if game.is_over and game.winner == seat else 0.0

@@ -6,6 +6,8 @@ import io
 import json
 from typing import Any
 
+from .stats import LONG_GAME
+
 
 def _pct(entry: dict) -> str:
     if entry.get("share") is None:
@@ -26,8 +28,15 @@ def format_text(record: dict, summary: dict, comparison: dict | None = None, sec
     lines = [f"{record['ruleset_name']} {record['ruleset_version']} ({record['ruleset_digest'][:12]}), "
              f"{record['players']} players, agents {record['agents']}{' rotated' if record['rotate'] else ''}, "
              f"variants {record['variants'] or 'none'}, mods {record['mods'] or 'none'}, "
-             f"seeds {record['seeds'][0]}-{record['seeds'][1]}",
-             f"games completed: {summary['completed']} of {summary['games']}  (shares with 95% Wilson intervals)"]
+             f"seeds {record['seeds'][0]}-{record['seeds'][1]}, random streams {record.get('streams', 'single')}"]
+    if record.get("compare"):
+        lines.append(f"compared with: {compared_name(record['compare'])}; games in pairs (the same seed and "
+                     "seats with and without it), figures below are of the games without it")
+    if record.get("command"):
+        lines.append(f"to reproduce: {record['command']}")
+    lines.append(f"games completed: {summary['completed']} of {summary['games']}  (shares with 95% Wilson intervals)")
+    if summary.get("interrupted"):
+        lines.append(f"study stopped: {summary['interrupted']}")
     sections = [("wins by animal/faction", summary["wins_by_label"]), ("wins by seat", summary["wins_by_seat"]),
                 ("wins by agent", summary["wins_by_agent"]), ("how games ended", summary["endings"])]
     for title, table in sections:
@@ -43,31 +52,85 @@ def format_text(record: dict, summary: dict, comparison: dict | None = None, sec
         lines.append("cards taken (times per game; share of takers who won):")
         for card, entry in summary["cards"].items():
             lines.append(f"  {card}: {entry['per_game']:.2f}; {_pct(entry['taker_won'])}")
+    if summary.get("long_games"):
+        lines.append(f"long games (over {LONG_GAME} actions: a stall, most likely; counted): "
+                     + ", ".join(f"game {g['index'] + 1} (seed {g['seed']}, {g['actions']} actions)"
+                                 for g in summary["long_games"]))
     for stop in summary["stopped"]:
         lines.append(f"stopped game {stop['index'] + 1} (seed {stop['seed']}), not counted: {stop['error']}")
     for failure in summary["failed"]:
         lines.append(f"error in game {failure['index'] + 1} (seed {failure['seed']}): {failure['error']}")
     if comparison is not None:
-        lines.append("compared with the second configuration (difference = second - first; Fisher's exact test):")
-        for label, entry in comparison["wins"].items():
-            lines.append(f"  {label}: {100 * entry['difference']:+.1f} points, p = {entry['p_value']:.3g}")
-        for key, title in (("wins_table", "win table"), ("endings", "endings")):
-            if comparison[key]:
-                lines.append(f"  {title}: chi-squared {comparison[key]['chi2']:.2f}, p = {comparison[key]['p_value']:.3g}")
-        for key in ("turns", "winning_scores"):
-            if comparison[key]:
-                c = comparison[key]
-                lines.append(f"  {key.replace('_', ' ')}: {c['first_mean']:.1f} -> {c['second_mean']:.1f}, "
-                             f"Mann-Whitney p = {c['p_value']:.3g}")
+        lines += comparison_lines(comparison)
     return "\n".join(lines)
 
 
+def compared_name(compare: dict) -> str:
+    """What a comparison adds, by name: each mod with its version and path, each variant."""
+    parts = [f"mod {m['name']}{' version ' + str(m['version']) if m.get('version') else ''} ({m['path']})"
+             for m in compare.get("mods", [])]
+    parts += [f"variant {v}" for v in compare.get("variants", [])]
+    return ", ".join(parts) or "nothing"
+
+
+def _points(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:+.1f}"
+
+
+def comparison_lines(c: dict) -> list[str]:
+    """The paired comparison as text: the answer, the power statement, the differences with
+    their intervals, the added cards' own figures, and how the study ran."""
+    lines = [f"compared with {compared_name(c.get('compared', {}))}: {c['pairs']} complete pairs of "
+             f"{c['played']} played ({c['identical_pairs']} pairs ended exactly alike)"]
+    if c.get("stopped"):
+        lines.append(f"  study stopped: {c['stopped']}")
+    for look in c.get("looks", []):
+        lines.append(f"  look {look['look']}: {look['pairs']} pairs, error rate {look['alpha']:g}: {look['answer']}")
+    if c.get("detect") is not None:
+        question = f"does it move a seat's win share by {100 * c['detect']:g} points?"
+        lines.append(f"  answer at error rate {c['alpha']:g} ({question}): {c['answer'].upper()}")
+    if c.get("largest_change_allowed") is not None and c.get("answer") != "moved":
+        lines.append(f"  no detectable difference larger than \u00b1{100 * c['largest_change_allowed']:.1f} points "
+                     f"at 95% with {c['pairs']} pairs ({2 * c['pairs']} games): every seat's interval lies within it")
+    if c.get("detectable") is not None:
+        lines.append(f"  power: with {c['pairs']} pairs a change of {100 * c['detectable']:.1f} points in a seat's "
+                     f"win share is detected 80% of the time (spread of the per-pair differences "
+                     f"{c['sd_of_differences']:.3f})")
+    before = c.get("power_before")
+    if before:
+        lines.append(f"  planned: {before['pairs_to_detect']} pairs detect a {100 * before['detect']:g}-point change "
+                     f"and {before['pairs_to_rule_out']} rule it out (80% power, spread {before['sd']:.3f} assumed)")
+    for title, key in (("win share by seat", "by_seat"), ("win share by animal/faction", "by_label"),
+                       ("win share by agent", "by_agent")):
+        if c.get(key):
+            lines.append(f"  {title} (second - first, points; 95% paired interval; McNemar exact p):")
+            for name, e in c[key].items():
+                extra = f", Holm p = {e['p_holm']:.3g}" if "p_holm" in e else ""
+                lines.append(f"    {name}: {100 * e['first']:.1f}% -> {100 * e['second']:.1f}%, "
+                             f"{_points(e['difference'])} [{_points(e['ci95'][0])}, {_points(e['ci95'][1])}], "
+                             f"p = {e['p_value']:.3g}{extra}")
+    for card, e in c.get("cards", {}).items():
+        won = e["taker_won"]
+        lines.append(f"  card {card}: taken {e['taken']} times in {e['games_taken']} of {e['games']} games "
+                     f"({e['per_game']:.2f} per game); its takers won {won['count']} "
+                     + (f"({100 * won['share']:.1f}% [{100 * won['ci95'][0]:.1f}, {100 * won['ci95'][1]:.1f}])"
+                        if won["share"] is not None else "(never taken)"))
+    for key, title in (("turns", "turns"), ("winning_scores", "winning score")):
+        if c.get(key):
+            e = c[key]
+            lines.append(f"  {title}: {e['first_mean']:.1f} -> {e['second_mean']:.1f} (paired difference "
+                         f"{e['difference']:+.2f} [{e['ci95'][0]:+.2f}, {e['ci95'][1]:+.2f}])")
+    return lines
+
+
 def to_json(record: dict, summary: dict, records: list, comparison: dict | None = None,
-            second: dict | None = None) -> str:
+            second: dict | None = None, second_records: list | None = None) -> str:
     data: dict[str, Any] = {"study": record, "summary": summary, "games": [r.to_dict() for r in records]}
     if comparison is not None:
         data["second"] = second
         data["comparison"] = comparison
+        if second_records is not None:
+            data["second_games"] = [r.to_dict() for r in second_records]
     return json.dumps(data, indent=1, default=str)
 
 
@@ -136,6 +199,8 @@ def format_html(record: dict, summary: dict, comparison: dict | None = None, sec
              _box_plot("Game length", {n: s["turns"] for n, s in one}, "turns")]
     if summary["cards"]:
         plots.append(_card_plot(summary["cards"]))
+    if comparison is not None and comparison.get("by_seat"):
+        plots.append(_difference_plot(comparison))
     text = format_text(record, summary, comparison, second)
     body = "\n".join(f"<figure>{_svg(p)}</figure>" for p in plots)
     return ("<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>Balance study: "
@@ -143,4 +208,39 @@ def format_html(record: dict, summary: dict, comparison: dict | None = None, sec
             "margin:auto}} figure{display:inline-block;margin:1em} pre{background:#f4f4f4;padding:1em}</style>"
             f"</head><body><h1>Balance study: {html.escape(record['ruleset_name'])}</h1>{body}"
             f"<h2>Figures</h2><pre>{html.escape(text)}</pre>"
-            f"<h2>How to reproduce</h2><pre>{html.escape(json.dumps(record, indent=1))}</pre></body></html>\n")
+            f"{_compared_html(record, comparison)}"
+            f"<h2>How to reproduce</h2>{_command_html(record)}<pre>{html.escape(json.dumps(record, indent=1))}</pre>"
+            "</body></html>\n")
+
+
+def _command_html(record: dict) -> str:
+    return f"<p><code>{html.escape(record['command'])}</code></p>" if record.get("command") else ""
+
+
+def _compared_html(record: dict, comparison: dict | None) -> str:
+    """The comparison's own section: what was compared, the answer and the power statement."""
+    if comparison is None:
+        return ""
+    lines = comparison_lines(comparison)
+    return (f"<h2>Compared with {html.escape(compared_name(record.get('compare', {})))}</h2>"
+            f"<pre>{html.escape(chr(10).join(lines))}</pre>")
+
+
+def _difference_plot(comparison: dict):
+    """Per seat: the paired difference of win shares with its 95% interval."""
+    import matplotlib.pyplot as plt
+    seats = list(comparison["by_seat"])
+    entries = [comparison["by_seat"][s] for s in seats]
+    figure, axes = plt.subplots(figsize=(7, 0.5 * len(seats) + 1.5))
+    middle = [100 * e["difference"] for e in entries]
+    low = [m - 100 * e["ci95"][0] for m, e in zip(middle, entries)]
+    high = [100 * e["ci95"][1] - m for m, e in zip(middle, entries)]
+    axes.errorbar(middle, range(len(seats)), xerr=[low, high], fmt="o", capsize=4)
+    axes.axvline(0, color="grey")
+    if comparison.get("detect"):
+        for edge in (-100 * comparison["detect"], 100 * comparison["detect"]):
+            axes.axvline(edge, color="grey", linestyle="--")
+    axes.set_yticks(range(len(seats)), [f"seat {s}" for s in seats])
+    axes.set_xlabel("change in win share, points (second - first; bars: 95% paired interval)")
+    axes.set_title("Win share by seat: paired differences")
+    return figure

@@ -8,6 +8,7 @@ from statistics import mean, median, pstdev
 from collections.abc import Iterable
 
 CONFIDENCE = 0.95
+LONG_GAME = 3000  # a game of more actions than this is listed as long (a stall, most likely)
 
 
 def _scipy_stats():
@@ -77,6 +78,8 @@ def summarize(records: list) -> dict:
         "cards": {card: {"taken": count, "per_game": count / n, "taker_won": share(taker_won[card], count)}
                   for card, count in sorted(taken.items(), key=lambda kv: (-kv[1], kv[0]))},
         "cpu_seconds_per_game": mean(r.seconds for r in records) if records else None,
+        "long_games": [{"index": r.index, "seed": r.seed, "actions": r.actions}
+                       for r in done if r.actions > LONG_GAME],
     }
 
 

@@ -33,6 +33,7 @@ def test_study_figures_and_a_comparison():
     assert greedy["of"] == 24 and greedy["count"] >= 18  # greedy takes 3 points every turn
     assert greedy["ci95"] == list(wilson_interval(greedy["count"], 24))
     assert summary["turns"]["mean"] == 9
+    assert summary["long_games"] == []  # none of these short games is listed as a stall
     other = run_study(Config(TOY, 3, "random", games=24, seed=1))
     result = compare(records, other)
     assert result["wins"]  # per label: both shares, difference, Fisher p-value
@@ -80,10 +81,12 @@ def test_balance_command_writes_text_json_and_html(tmp_path, capsys):
                  "--compare-variant", "seats", "--json", str(out_json), "--html", str(out_html)])
     assert code == 0
     text = capsys.readouterr().out
-    assert "games completed: 8 of 8" in text and "wins by seat:" in text and "Fisher" in text
+    assert "games completed: 8 of 8" in text and "wins by seat:" in text
+    assert "compared with: variant seats" in text and "McNemar exact p" in text
     data = json.loads(out_json.read_text())
     assert data["study"]["ruleset_digest"] and data["study"]["seeds"] == [0, 7] and len(data["games"]) == 8
-    assert data["comparison"]["wins"]
+    assert data["study"]["compare"]["variants"] == ["seats"] and "--compare-variant seats" in data["study"]["command"]
+    assert data["comparison"]["by_seat"] and data["comparison"]["pairs"] == 8
     page = out_html.read_text()
     assert page.count("<svg") >= 5 and "ruleset_digest" in page
     assert main(["balance", TOY, "--agents", "bogus", "--quiet"]) == 2

@@ -36,8 +36,8 @@ def test_every_folder_with_code_or_data_is_a_declared_package():
 def test_license_is_an_spdx_string():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert isinstance(project["license"], str)
-    assert set(project["optional-dependencies"]) >= {"table", "ai", "lsp", "test"}
-    assert ".[table,ai,lsp,test]" in (ROOT / "scripts" / "setup").read_text()
+    assert set(project["optional-dependencies"]) >= {"table", "ai", "lsp", "balance", "test"}
+    assert ".[table,ai,lsp,balance,test]" in (ROOT / "scripts" / "setup").read_text()
 
 
 def test_the_test_tools_are_a_test_extra_used_by_tests_only():

@@ -1,0 +1,100 @@
+"""The modder's question, end to end: "does this mod move a seat's win share by 5 points?"
+answered at 95% confidence, 4 players, greedy agents, within a wall-time budget (issue 23:
+20 minutes on a 2-core machine).
+
+    python benchmarks/bench_modder_question.py                      # both mods, 20 minutes each
+    python benchmarks/bench_modder_question.py --minutes 4 --games 200   # a shorter run
+
+For each mod of ``benchmarks/mods/`` (``rumour``: a Dominance card that does nothing;
+``head_start``: the first seat's animal scores 10 VP more) it runs, as a modder would,
+
+    speciation balance original --players 4 --agents greedy --compare-mod MOD --detect 5
+        --sequential --look-every L --games G --workers W --json FILE
+
+(pairs of games with and without the mod, the same seeds and seats, one random stream per
+chance source; Haybittle-Peto looks; see docs/agents.md, "Balance studies"), sends it SIGTERM
+when the budget is spent (the study then reports on the pairs it has), and prints the wall
+time, the games played, the answer (moved / not moved / undecided) and the largest change the
+95% intervals allow. With ``--extrapolate``, it also says how long the pairs the question
+needs would take at the measured rate (for a run shorter than the budget on a busy machine).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).parent
+MODS = {"rumour": HERE / "mods" / "rumour", "head_start": HERE / "mods" / "head_start"}
+
+
+def ask(mod: Path, games: int, look_every: int, workers: int, minutes: float, seed: int) -> dict:
+    """Run one study on *mod*; stop it after *minutes*; its JSON report and the wall time."""
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / "study.json"
+        command = [sys.executable, "-m", "speciation", "balance", "original", "--players", "4", "--agents", "greedy",
+                   "--compare-mod", str(mod), "--detect", "5", "--sequential", "--look-every", str(look_every),
+                   "--games", str(games), "--workers", str(workers), "--seed", str(seed), "--quiet",
+                   "--json", str(out)]
+        started = time.monotonic()
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+        try:
+            text, _ = process.communicate(timeout=minutes * 60)
+        except subprocess.TimeoutExpired:
+            process.send_signal(signal.SIGTERM)  # the study keeps its whole pairs and reports
+            text, _ = process.communicate()
+        wall = time.monotonic() - started
+        data = json.loads(out.read_text()) if out.exists() else {}
+    comparison = data.get("comparison", {})
+    return {"mod": mod.name, "wall_seconds": wall, "exit": process.returncode, "text": text,
+            "pairs": comparison.get("pairs"), "played": comparison.get("played"),
+            "answer": comparison.get("answer"), "stopped": comparison.get("stopped"),
+            "largest_change_allowed": comparison.get("largest_change_allowed"),
+            "identical_pairs": comparison.get("identical_pairs"),
+            "by_seat": {seat: [e["difference"], e["ci95"]] for seat, e in comparison.get("by_seat", {}).items()},
+            "cpu_seconds_per_game": data.get("summary", {}).get("cpu_seconds_per_game"),
+            "needed": (comparison.get("power_before") or {}).get("pairs_to_rule_out")}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--mods", default=",".join(MODS), help="which mods (default: both)")
+    parser.add_argument("--games", type=int, default=1500, help="most pairs to play (default 1500)")
+    parser.add_argument("--look-every", type=int, default=100, help="pairs between looks (default 100)")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 2, help="worker processes (default: cores)")
+    parser.add_argument("--minutes", type=float, default=20.0, help="wall-time budget per mod (default 20)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--extrapolate", action="store_true",
+                        help="also say how long the pairs the question needs would take at the measured rate")
+    parser.add_argument("--json", help="write the results to this file")
+    args = parser.parse_args()
+    results = []
+    for name in args.mods.split(","):
+        found = ask(MODS[name], args.games, args.look_every, args.workers, args.minutes, args.seed)
+        results.append(found)
+        print(f"{name}: {found['answer']} after {found['pairs']} complete pairs of {found['played']} played "
+              f"({2 * (found['played'] or 0)} games) in {found['wall_seconds'] / 60:.1f} min wall "
+              f"({args.workers} workers; {found['stopped'] or 'all games played'})")
+        if found["largest_change_allowed"] is not None and found["answer"] != "moved":
+            print(f"  no detectable difference larger than ±{100 * found['largest_change_allowed']:.1f} points "
+                  f"at 95% with {found['pairs']} pairs")
+        for seat, (difference, interval) in found["by_seat"].items():
+            print(f"  seat {seat}: {100 * difference:+.1f} points [{100 * interval[0]:+.1f}, {100 * interval[1]:+.1f}]")
+        if args.extrapolate and found["played"]:
+            rate = found["wall_seconds"] / found["played"]
+            print(f"  measured {rate:.2f} s wall per pair; {found['identical_pairs']} pairs ended alike; "
+                  f"the {found['needed']} pairs planned without any pairing benefit would take "
+                  f"{found['needed'] * rate / 60:.0f} min at this rate")
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=1), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
