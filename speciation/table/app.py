@@ -260,6 +260,8 @@ class Table(Keeping):
 def create_app(table: Table | None = None) -> Starlette:
     """The web app; *table* holds its games (a fresh one unless given, e.g. by tests)."""
     table = table or Table()
+    if table.store is not None and table.eviction.hook is None:  # a game leaving memory stays in the database
+        table.eviction.hook = lambda ident, _session: table.evict(ident)
     catalogue: list[dict] = []
 
     def allowed(connection: HTTPConnection) -> bool:

@@ -151,6 +151,27 @@ def test_a_game_leaves_memory_and_comes_back(tmp_path):
         running.stop()
 
 
+def test_an_abandoned_game_leaves_memory_by_the_eviction_policy_and_comes_back(tmp_path):
+    """With a database the eviction policy may drop an unfinished game nobody looks at: its
+    record keeps it (issue 21: memory bounded; the game survives in the database)."""
+    running = serve(tmp_path)
+    try:
+        status, links = request(running, "/api/games", {"ruleset": "original", "players": 2,
+                                                        "seats": ["human", "human"], "hotseat": False})
+        ident = links["game"]
+        digest = running.table.sessions[ident].game.digest()
+        assert running.table.eviction.hook is not None
+        eviction = running.table.eviction
+        eviction.touch(ident)
+        dropped = eviction.sweep(running.table, now=eviction.clock() + eviction.abandoned_after + 1)
+        assert ident in dropped and ident not in running.table.sessions
+        with ws(running, ident, token_of(links["invites"][0]["url"])) as socket:
+            assert recv(socket)["seat"] == 0
+        assert running.table.sessions[ident].game.digest() == digest
+    finally:
+        running.stop()
+
+
 # ---- the lobby ---------------------------------------------------------------------------------
 
 def test_the_lobby_lists_open_games_joins_and_says_whose_turn(tmp_path):
