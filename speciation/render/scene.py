@@ -158,6 +158,8 @@ class Scene:
         confidence = (card.provenance or {}).get("confidence") if card else None
         if card is None or confidence in (None, "confirmed"):
             return None
+        if self.lang and self.lang in self.ruleset.texts:  # a page in another language: the note is English
+            return self.text(confidence), self.text("the note and its sources are in English (an English page shows them)")
         note = " ".join(str(card.provenance.get("note") or "").split())
         sources = "; ".join(map(str, card.provenance.get("sources") or []))
         return self.text(confidence), note + (f" ({self.text('sources')}: {sources})" if sources else "")

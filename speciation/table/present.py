@@ -71,8 +71,15 @@ def ending(scene: Scene, lines: list[str]) -> dict:
     last = max((i for i, line in enumerate(lines) if line.startswith(" ")), default=-1)
     return {"ranking": [{"seat": s, "place": place, "name": scene.player_name(s), "score": scores_of[s],
                          "cards": cards.get(s, [])} for place, s in enumerate(order, 1)],
-            "reason": scene.label(reason) if isinstance(reason, str) else "",
+            "reason": _phrase(scene, reason) if isinstance(reason, str) else "",
             "closing": [line.strip() for line in lines[last + 1:]]}
+
+
+def _phrase(scene: Scene, text: str) -> str:
+    """A text the rules give (``end_reason``) in the scene's language: a phrase of the rule
+    files' if it is one, else its label."""
+    phrases = scene.ruleset.phrases.get(scene.lang, {}) if scene.lang else {}
+    return phrases.get(text) or scene.label(text)
 
 
 def _number(value: Any) -> float:

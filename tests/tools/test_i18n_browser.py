@@ -13,6 +13,7 @@ import pytest
 from test_i18n_polish import english_in, english_words
 
 from speciation import load_ruleset
+from speciation.interpreter.ruleset import available_rulesets
 from support.table_support import SCREENSHOTS, advance, need_table_extra
 
 need_table_extra()
@@ -59,7 +60,9 @@ def shown(page) -> list[tuple[str, str]]:
 def test_a_polish_marine_game_in_the_browser(polish, running):
     ruleset = load_ruleset("marine")
     english = english_words(ruleset)
-    names = (ruleset.title,)
+    # A game's title is a proper name: the new-game page lists every built-in ruleset by its
+    # published title (Marine's has a Polish edition, "Władcy Oceanu"; the others have none here).
+    names = tuple(load_ruleset(name).title for name in available_rulesets())
 
     polish.goto(running.url + "/")
     polish.wait_for_selector("body[data-ready='1']", timeout=WAIT)

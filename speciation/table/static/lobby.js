@@ -8,6 +8,7 @@ const Lobby = (() => {
   const KEY = "speciation-games";
   const LIMIT = 100;
   const byId = (id) => document.getElementById(id);
+  const _ = window._ || ((s) => s);  // i18n.js: the page's language
 
   function remembered() {
     try {
@@ -50,7 +51,7 @@ const Lobby = (() => {
     const list = remembered();
     const box = byId("mine");
     if (!list.length) {
-      box.replaceChildren(cell("No games yet: start one, or join an open game.", "p"));
+      box.replaceChildren(cell(_("No games yet: start one, or join an open game."), "p"));
       return;
     }
     const response = await fetch("/api/mine", { method: "POST", headers: { "Content-Type": "application/json" },
@@ -67,20 +68,20 @@ const Lobby = (() => {
       link.textContent = game.title;
       const name = document.createElement("td");
       name.append(link);
-      const turn = game.finished ? "game over" : game.yours ? "your turn" : game.turn === null ? "" : `seat ${game.turn + 1}`;
-      row.append(name, cell(game.mine.map((s) => s + 1).join(", ") || "creator"), cell(turn), cell(when(game.updated)));
+      const turn = game.finished ? _("game over") : game.yours ? _("your turn") : game.turn === null ? "" : _("seat {n}", { n: game.turn + 1 });
+      row.append(name, cell(game.mine.map((s) => s + 1).join(", ") || _("creator")), cell(turn), cell(when(game.updated)));
       rows.push(row);
     }
     const table = document.createElement("table");
     const head = document.createElement("tr");
-    for (const label of ["Game", "Your seat", "Turn", "Last move"]) head.append(cell(label, "th"));
+    for (const label of [_("Game"), _("Your seat"), _("Turn"), _("Last move")]) head.append(cell(label, "th"));
     table.append(head, ...rows);
-    box.replaceChildren(rows.length ? table : cell("None of your games is on this server.", "p"));
+    box.replaceChildren(rows.length ? table : cell(_("None of your games is on this server."), "p"));
     const count = (data.games || []).filter((g) => g.yours).length;
-    document.title = count ? `(${count}) your turn — ${title}` : title;
+    document.title = count ? `(${count}) ${_("your turn")} — ${title}` : title;
     document.body.dataset.yourTurn = String(count);
     if (count > waiting && waiting >= 0 && "Notification" in window && Notification.permission === "granted") {
-      new Notification("Speciation: it is your turn", { body: `${count} game(s) wait for you`, tag: "speciation-turn" });
+      new Notification(_("Speciation: it is your turn"), { body: _("games waiting for you: {count}", { count }), tag: "speciation-turn" });
     }
     waiting = count;
   }
@@ -94,11 +95,11 @@ const Lobby = (() => {
       const row = document.createElement("tr");
       row.dataset.game = game.game;
       const join = document.createElement("button");
-      join.textContent = "Join";
+      join.textContent = _("Join");
       join.addEventListener("click", () => joinGame(game.game));
       const watch = document.createElement("a");
       watch.href = game.spectate;
-      watch.textContent = "Watch";
+      watch.textContent = _("Watch");
       const actions = document.createElement("td");
       actions.append(join, " ", watch);
       row.append(cell(game.title), cell(seatsText(game)), cell(String(game.decisions)), actions);
@@ -106,9 +107,9 @@ const Lobby = (() => {
     }
     const table = document.createElement("table");
     const head = document.createElement("tr");
-    for (const label of ["Game", "Seats", "Decisions", ""]) head.append(cell(label, "th"));
+    for (const label of [_("Game"), _("Seats"), _("Decisions"), ""]) head.append(cell(label, "th"));
     table.append(head, ...rows);
-    box.replaceChildren(rows.length ? table : cell("No open game waits for players.", "p"));
+    box.replaceChildren(rows.length ? table : cell(_("No open game waits for players."), "p"));
   }
 
   async function joinGame(game) {
@@ -116,7 +117,7 @@ const Lobby = (() => {
                                                               body: "{}" });
     const data = await response.json();
     if (!response.ok) {
-      byId("lobby-error").textContent = data.error || "cannot join";
+      byId("lobby-error").textContent = data.error || _("cannot join");
       refresh();
       return;
     }
@@ -129,7 +130,7 @@ const Lobby = (() => {
       await Promise.all([showMine(), showOpen()]);
       document.body.dataset.lobby = "1";
     } catch (error) {
-      byId("lobby-error").textContent = "the lobby could not be read: " + error.message;
+      byId("lobby-error").textContent = _("the lobby could not be read: {why}", { why: error.message });
     }
   }
 
