@@ -207,7 +207,7 @@ class Compiler(ExpressionCompiler):
         node.dispatch = True
         return self._add(node)
 
-    def s_prevent_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
+    def s_prevention_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
         if self.timing not in ("before", "instead"):
             self.error("'prevent' belongs in the effect of a trigger that listens 'before:' an event",
                        scope.span(tree), "write the trigger with 'before: event(...)' instead of 'on:'")
