@@ -13,48 +13,13 @@ import json
 
 import pytest
 
-from support.table_support import SCREENSHOTS, need_table_extra
+from support.browser_people import WAIT, Person, play_first_options
+from support.table_support import need_table_extra
 
 need_table_extra()
 sync_api = pytest.importorskip("playwright.sync_api", reason="browser tests need Playwright: bash scripts/setup")
 
 from speciation.interpreter.views import public_view  # noqa: E402
-
-WAIT = 30_000  # ms
-SIZES = {"1280": {"width": 1280, "height": 720}, "375": {"width": 375, "height": 812}}
-
-
-class Person:
-    """One browser context (a person's own device): its page, the frames its websocket
-    received, its script errors."""
-
-    def __init__(self, browser, size: str = "1280"):
-        self.context = browser.new_context(viewport=SIZES[size])
-        self.page = self.context.new_page()
-        self.frames: list[str] = []
-        self.errors: list[str] = []
-        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
-        self.page.on("websocket", lambda ws: ws.on("framereceived", lambda frame: self.frames.append(frame)))
-
-    def received(self) -> int:
-        return int(self.page.evaluate("Number(document.body.dataset.received || 0)"))
-
-    def phase(self) -> str:
-        return self.page.evaluate("document.body.dataset.phase || ''")
-
-    def wait(self, after: int, phases=("yours", "waiting", "over", "handover")) -> None:
-        self.page.wait_for_function(
-            f"Number(document.body.dataset.received || 0) > {after} && "
-            f"{json.dumps(list(phases))}.includes(document.body.dataset.phase)", timeout=WAIT)
-
-    def shoot(self, name: str) -> None:
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        self.page.screenshot(path=str(SCREENSHOTS / f"table-{name}.png"))
-
-    def close(self) -> None:
-        self.context.close()
-        assert not self.errors, f"the page's script failed: {self.errors}"
-
 
 def create_shared_game(person: Person, running) -> dict:
     """The creator fills the new-game page (Marine, two people on their own devices, one
@@ -95,19 +60,7 @@ def secrets_of(session, seat: int) -> set[str]:
 
 def play_some(people: list[Person], session, decisions: int) -> None:
     """The people whose turn it is click their first option, until *decisions* are made."""
-    start = len(session.decisions)
-    for _ in range(200):
-        if len([d for d in session.decisions[start:]]) >= decisions or session.game.is_over:
-            return
-        for person in people:
-            if person.phase() == "yours":
-                before = person.received()
-                person.page.locator("#options button.option").first.click()
-                person.wait(before)
-                break
-        else:
-            people[0].page.wait_for_timeout(100)
-    raise AssertionError("the people could not play")
+    play_first_options(people, lambda: len(session.decisions), decisions, lambda: session.game.is_over)
 
 
 def test_two_people_join_by_invite_and_a_spectator_sees_no_secret(browser, running):
