@@ -153,6 +153,9 @@ def _short(value, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
+BLOCK_KEY = re.compile(r"^\s*-?\s*[A-Za-z_]\w*\s*:\s*[|>][-+]?\s*(#.*)?$")
+
+
 def doc_at(sources: dict[str, str], span: Span, name: str) -> str:
     """The doc comment of the definition of *name* near *span*: the ``#`` lines right above
     its key and a comment at the end of the key's line, or "" (the rulesets' convention)."""
@@ -162,6 +165,8 @@ def doc_at(sources: dict[str, str], span: Span, name: str) -> str:
         return ""
     pattern = re.compile(rf"^\s*-?\s*{re.escape(name)}\s*[(:]")
     key = next((i for i in range(at, max(at - 4, -1), -1) if pattern.match(lines[i])), at)
+    if key == at and at > 0 and BLOCK_KEY.match(lines[at - 1]):   # a block text's span is its first line:
+        key = at - 1                                                # its key is the line above
     above = key
     while above > 0 and lines[above - 1].strip().startswith("#"):
         above -= 1
