@@ -80,13 +80,19 @@ def measure(scene: Any, spec: dict, owner: str) -> tuple[float, float]:
     if not levels:
         return 0, 0
     columns = max(_column(spec, r) for rows in levels.values() for r in rows) + 1
-    height = sum(_level_height(spec, levels.get(level, [])) for level in range(1, max(levels) + 1))
+    height = sum(_level_height(scene, spec, levels.get(level, [])) for level in range(1, max(levels) + 1))
     return LABEL_W + columns * (COL_W + GAP), height
 
 
-def _level_height(spec: dict, rows: list[dict]) -> float:
-    deepest = max([len(_items(spec, r)) for r in rows] + [1])
-    return HEAD + deepest * (ITEM_H + 2) + 10
+def _head(scene: Any, spec: dict, record: dict) -> float:
+    """The height of an entity's head: one line per badge shown."""
+    return max(HEAD, 4 + 17 * len(flags(scene, spec, record)))
+
+
+def _level_height(scene: Any, spec: dict, rows: list[dict]) -> float:
+    deepest = max([_head(scene, spec, r) + max(len(_items(spec, r)), 1) * (ITEM_H + 2) for r in rows]
+                  + [HEAD + ITEM_H + 2])
+    return deepest + 10
 
 
 def draw_levels(canvas: Any, spec: dict, owner: str, x0: float, y0: float, shapes: tuple) -> tuple[float, float]:
@@ -100,7 +106,7 @@ def draw_levels(canvas: Any, spec: dict, owner: str, x0: float, y0: float, shape
     word = scene.text(spec.get("level_label", "Level"))
     for level in range(max(levels), 0, -1):
         rows = levels.get(level, [])
-        height = _level_height(spec, rows)
+        height = _level_height(scene, spec, rows)
         canvas.add(f'<line x1="{x0}" y1="{y + height - 4:.1f}" x2="{x0 + measure(scene, spec, owner)[0]:.1f}" '
                    f'y2="{y + height - 4:.1f}" stroke="#d8ccb0" stroke-width="1"/>',
                    text(x0, y + 15, f"{word} {level}", 10, weight="bold", fill="#6b5a3a"))
@@ -120,17 +126,17 @@ def _entity(canvas: Any, spec: dict, record: dict, x: float, y: float, shapes: t
     off = off if isinstance(off, list) else []
     shown = flags(scene, spec, record)
     outline = next((colour for _, colour in shown if colour), "#4a5a38")
-    height = HEAD + max(len(items), 1) * (ITEM_H + 2) + 2
+    head = _head(scene, spec, record)
+    height = head + max(len(items), 1) * (ITEM_H + 2) + 2
     body = [f'<rect x="{x:.1f}" y="{y:.1f}" width="{COL_W}" height="{height}" rx="5" fill="#e4ead9" '
             f'stroke="{outline}" stroke-width="{2.5 if shown else 1.2}"/>']
-    bx = x + 4
-    for words, colour in shown:
-        w = min(COL_W - 8, 6 + 5.6 * len(words))
-        body.append(f'<rect class="flag" x="{bx:.1f}" y="{y + 3:.1f}" width="{w:.1f}" height="14" rx="7" '
-                    f'fill="{colour or BADGE}"/>' + text(bx + w / 2, y + 13.5, fit(words, 21), 9, "middle", "bold", "#fff"))
-        bx += w + 3
+    for k, (words, colour) in enumerate(shown):
+        w, by = min(COL_W - 8, 6 + 5.6 * len(words)), y + 3 + 17 * k
+        body.append(f'<rect class="flag" x="{x + 4:.1f}" y="{by:.1f}" width="{w:.1f}" height="14" rx="7" '
+                    f'fill="{colour or BADGE}"/>' + text(x + 4 + w / 2, by + 10.5, fit(words, 23), 9, "middle", "bold",
+                                                         "#fff"))
     for j, item in enumerate(items):
-        body.append(_item(canvas, item, item in off, x, y + HEAD + j * (ITEM_H + 2), shapes))
+        body.append(_item(canvas, item, item in off, x, y + head + j * (ITEM_H + 2), shapes))
     place = _number(record.get(spec.get("place", "")))
     level = max(1, _number(record.get(spec["level"])))
     said = [scene.label(i) + (f" ({scene.text('turned over')})" if i in off else "") for i in items]

@@ -93,9 +93,9 @@ def test_a_turned_over_trait_and_a_protected_species_show(at_response):
     svg = render_svg(scene)
     assert re.search(rf'<g class="item off" data-entity="{record["traits"][0]}"><title>[^<]*\(turned over\)</title>'
                      r'<g transform="rotate\(', svg)
-    assert "protected (2)" in svg and "one food source" in svg
+    assert "protected (turns: 2)" in svg and "one food source" in svg
     text = render_text(scene)
-    assert "(turned over)" in text and "<protected (2)>" in text and "<one food source>" in text
+    assert "(turned over)" in text and "<protected (turns: 2)>" in text and "<one food source>" in text
     record["protected_until"] = -1
     assert "protected (" not in render_svg(Scene.of(view, 0, ruleset=game.ruleset))
 
