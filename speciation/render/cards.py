@@ -20,7 +20,7 @@ from typing import Any
 from .layout import card_height, card_lines
 
 CARD_W, BACK_W, PER_ROW = 168, 22, 6
-STACK_W, STACK_H = 230, 46
+STACK_W, STACK_H = 270, 46
 
 
 def _group(canvas: Any, entity: Any, title: str, body: str, cls: str) -> None:
@@ -92,8 +92,8 @@ def draw_stack(canvas: Any, spec: dict, x0: float, y0: float, shapes: tuple) -> 
         name = scene.label(card)
         said = scene.text("by {player}, answering {card}").format(player=scene.label(player), card=scene.label(answers))
         body = (f'<rect x="{x}" y="{y}" width="{STACK_W}" height="{STACK_H}" rx="6" fill="#fff4d6" stroke="#b07a12" '
-                f'stroke-width="2"/>' + text(x + 8, y + 17, fit(f"{i + 1}. {name}", 30), 12, weight="bold")
-                + text(x + 8, y + 35, fit(said, 40), 10, fill="#5a4a32"))
+                f'stroke-width="2"/>' + text(x + 8, y + 17, fit(f"{i + 1}. {name}", 34), 12, weight="bold")
+                + text(x + 8, y + 35, fit(said, 48), 10, fill="#5a4a32"))
         _group(canvas, card, f"{i + 1}. {scene.card_title(card)}\n{said}", body, "stacked")
     return len(entries) * (STACK_W + 8), 22 + STACK_H + 4
 

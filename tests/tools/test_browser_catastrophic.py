@@ -17,7 +17,7 @@ import pytest
 
 from support.browser_people import WAIT, Person
 from support.catastrophic_positions import ANSWER, play_to_a_response
-from support.table_support import need_table_extra
+from support.table_support import RunningTable, need_table_extra
 
 need_table_extra()
 pytest.importorskip("playwright.sync_api", reason="browser tests need Playwright: bash scripts/setup")
@@ -25,6 +25,15 @@ pytest.importorskip("playwright.sync_api", reason="browser tests need Playwright
 from speciation.table.session import TableGame  # noqa: E402
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+@pytest.fixture(scope="module")
+def running():
+    """The table with agents that take a moment per decision, as a person sees them: the
+    page shows the stack with the person's answer on it before the agents pass."""
+    server = RunningTable(agent_delay=0.6)
+    yield server
+    server.stop()
 
 
 def a_game_at_a_response() -> tuple[TableGame, object]:
@@ -44,6 +53,7 @@ def a_game_at_a_response() -> tuple[TableGame, object]:
 
 def shoot(person: Person, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
+    person.page.mouse.move(1, 1)  # no hover text left over the picture by the last click
     person.page.screenshot(path=str(SHOTS / f"catastrophic-{name}.png"))
 
 
@@ -101,6 +111,13 @@ def test_a_person_answers_a_reaction_by_clicking_the_card_in_hand(browser, runni
         person.wait(before)
         played = [line for line in game.state["log"][log_before:] if isinstance(line, str)]
         assert f"Player 1 plays {name} in answer to {answered_name}" in played
+        # on the stack, on top of what it answers: drawn first (it resolves first)
+        stacked = board.locator(".stacked")
+        assert stacked.count() == 2
+        assert f"1. {name}" in (stacked.nth(0).text_content() or "")
+        assert f"answering {answered_name}" in (stacked.nth(0).text_content() or "")
+        assert f"2. {answered_name}" in (stacked.nth(1).text_content() or "")
+        shoot(person, "stacked-1280")
         # The agents (and the person, passing) are asked until the window closes.
         for _ in range(60):
             if not any(entry[0] == answered or entry[0] == card for entry in game.state["ent"]["game"]["stack"]) \
