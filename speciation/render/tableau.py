@@ -14,6 +14,9 @@ Declared in a ruleset's ``presentation`` (docs/language.md, "How the state looks
         counters: [food, fat, shelter]   # numbers on each laid-out entity, as tokens
         items: traits         # each laid-out entity's list drawn beneath it, as small cards
         hidden: body          # optional: an attribute that, when "?", marks the entity face down
+        hand_as: cards        # optional: the hand as cards with their text (:mod:`.cards`)
+        levels: {...}         # optional: entities placed by level and place attributes (:mod:`.levels`)
+      stack: {from: game.stack}   # optional: a responses stack, top entry first (:mod:`.cards`)
       palette: tokens         # the colours of the counters' tokens (by attribute name)
 
 Every drawn entity (an owner, a laid-out entity, an item, a hand card, a place) is a group
