@@ -179,8 +179,11 @@ def tableau_text(scene: Any) -> str:
             lines.append(f"{scene.label(owner)}:")
             if seats.get("hand"):
                 hand = record.get(seats["hand"], []) or []
-                lines.append(f"  {scene.text(seats.get('hand_label', 'Hand'))}: " +
-                             (", ".join("(a card)" if c == "?" else scene.label(c) for c in hand) or "—"))
+                said = [scene.label(c) for c in hand if c != "?"] if seats.get("hand_as") == "cards" else \
+                    ["(a card)" if c == "?" else scene.label(c) for c in hand]
+                if seats.get("hand_as") == "cards" and "?" in hand:  # a count of the backs, not one word each
+                    said.append(f"{hand.count('?')} {scene.text('cards not shown')}")
+                lines.append(f"  {scene.text(seats.get('hand_label', 'Hand'))}: " + (", ".join(said) or "—"))
             for ident in record.get(seats.get("row", ""), []) or []:
                 rec = scene.ent.get(ident, {}) if isinstance(ident, str) else {}
                 counts = ", ".join(f"{scene.text(c)} {rec[c]}" for c in seats.get("counters", []) if rec.get(c))

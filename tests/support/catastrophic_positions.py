@@ -39,6 +39,7 @@ def play_to_a_response(game: Any, apply: Callable[[int, Any], None], seed: int, 
         actor = game.current_player
         actions = list(game.legal_actions())
         asked = ANSWER in (game.state["pending"].get("prompt") or "")
-        passes = [a for a in actions if a.value is None]
+        # the plain pass (not another option without a value, such as holding priority off)
+        passes = sorted((a for a in actions if a.value is None), key=lambda a: "pass" not in str(a.label))
         apply(actor, passes[0] if actor == seat and asked and passes else rng.choice(actions))
     return None

@@ -122,6 +122,8 @@ def test_history_stack_piles_and_hands(at_response):
     assert svg.count('class="card back"') == len(ent["p2"]["hand"]) + len(ent["p3"]["hand"])
     text = render_text(game, seat=0)
     assert f"Event History ({len(history)} / 7)" in text and "the first resolves first" in text
+    assert f"Hand: {len(ent['p2']['hand'])} cards not shown" in text
+    assert "Hand: " + ", ".join(game.label(c) for c in mine) in text
 
 
 def test_the_card_in_hand_answers_and_only_the_asked_seat_gets_options(at_response):
