@@ -63,6 +63,9 @@ def show(person: Person, entity: str, zoom: int = 0) -> None:
     for _ in range(zoom):
         person.page.click("#zoom-in")
     person.page.locator(f'#board [data-entity="{entity}"]').first.scroll_into_view_if_needed()
+    if zoom:  # the bands' left edge (names, level labels) in view
+        person.page.evaluate("for (const n of [document.getElementById('board'), document.querySelector('.board-box')])"
+                             " if (n) n.scrollLeft = 0")
 
 
 def test_a_person_answers_a_reaction_by_clicking_the_card_in_hand(browser, running):
@@ -98,8 +101,9 @@ def test_a_person_answers_a_reaction_by_clicking_the_card_in_hand(browser, runni
         shoot(person, "respond-1280")
         show(phone, card, zoom=3)
         shoot(phone, "respond-375")
-        show(person, species[0])
+        show(person, species[0], zoom=2)
         shoot(person, "community-1280")
+        page.click("#zoom-fit")
         show(phone, species[0])
         shoot(phone, "community-375")
         phone.close()
