@@ -103,6 +103,8 @@ class _Checker:
         if attribute not in known:
             self.error(f"'{ident}' has no attribute '{attribute}'", path + ("from",), did_you_mean(attribute, known))
         self.palette(path + ("palette",))
+        if isinstance(_get(self.p, path + ("of",)), str):
+            self.arity(path + ("of",), 0, "what a list counts toward is a function of no values")
 
     def run(self) -> list[RuleError]:
         board = ("board",)
@@ -138,6 +140,34 @@ class _Checker:
             name = _get(self.p, path)
             if name is not None and name not in anywhere:
                 self.error(f"no kind of entity has an attribute '{name}'", path, did_you_mean(name, anywhere))
+        if "stack" in tableau:
+            self.source(("tableau", "stack"))
+        if "levels" in seats:
+            self.check_levels(("tableau", "seats", "levels"))
+
+    def check_levels(self, path: tuple) -> None:
+        """A tableau's ``levels``: its kind, the attributes it reads, its flags' functions."""
+        kind = self.kind(path + ("kind",))
+        if kind is None:
+            return
+        for key in ("owner", "level", "place", "items", "off", "gone"):
+            self.attribute(kind, path + (key,))
+        for i, flag in enumerate(_get(self.p, path + ("flags",)) or []):
+            where = path + ("flags", i)
+            if ("attribute" in flag) == ("function" in flag):
+                self.error("a flag names either an 'attribute' or a 'function'", where)
+            self.attribute(kind, where + ("attribute",))
+            self.arity(where + ("function",), 1, "a flag's function takes 1 (the entity)")
+
+    def arity(self, path: tuple, arity: int, what: str) -> None:
+        """The rule function named at *path* exists and takes *arity* values."""
+        name = _get(self.p, path)
+        if name is None:
+            return
+        if name not in self.functions:
+            self.error(f"no rule function named '{name}'", path, did_you_mean(name, self.functions))
+        elif len(self.functions[name]) != arity:
+            self.error(f"'{name}' takes {len(self.functions[name])} values; {what}", path)
 
     def check_display(self) -> None:
         display = self.p.get("display")

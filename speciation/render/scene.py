@@ -128,6 +128,16 @@ class Scene:
         """The words naming a row or a counter."""
         return self.text(source.get("label") or source.get("from") or source.get("kind", ""))
 
+    def tally(self, source: dict, value: Any = None) -> str:
+        """How many items a row's or counter's list holds, ``3 / 7`` when it declares what it
+        counts toward (``of``: a number, or a rule function of no values on this view)."""
+        value = self.read(source["from"]) if value is None and "from" in source else value
+        shown = str(len(value)) if isinstance(value, list) else self.label(value)
+        total = source.get("of")
+        if isinstance(total, str):
+            total = self.evaluate(total)
+        return shown if total is None else f"{shown} / {self.label(total)}"
+
     def colour(self, palette: str | None, value: Any) -> str:
         table = self.presentation.get("palettes", {}).get(palette or "", {})
         if value in table:
@@ -144,8 +154,18 @@ class Scene:
                 return table[value]
         return None
 
-    def card_text(self, ident: str) -> str:
+    def card_of(self, ident: Any) -> Any:
+        """The card *ident* is: a card by its id, or the card a copy's record names (a deck
+        with ``copies`` makes entities ``deck#n`` whose ``card`` is the card's id)."""
+        if not isinstance(ident, str):
+            return None
         card = self.ruleset.cards.get(ident)
+        if card is None and "#" in ident:
+            card = self.ruleset.cards.get(str(self.ent.get(ident, {}).get("card")))
+        return card
+
+    def card_text(self, ident: str) -> str:
+        card = self.card_of(ident)
         if card is None:
             return ""
         texts = self.ruleset.texts.get(self.lang, {}) if self.lang else {}
@@ -154,7 +174,7 @@ class Scene:
     def provenance(self, ident: Any) -> tuple[str, str] | None:
         """(confidence, note) of a card whose effect is not confirmed by a printed text (a
         placeholder or a reconstruction), for its mark and hover text; None otherwise."""
-        card = self.ruleset.cards.get(ident) if isinstance(ident, str) else None
+        card = self.card_of(ident)
         confidence = (card.provenance or {}).get("confidence") if card else None
         if card is None or confidence in (None, "confirmed"):
             return None

@@ -260,7 +260,8 @@ def _rows(canvas: _Canvas, x0: float, y0: float) -> tuple[float, float]:
 def _row(canvas: _Canvas, source: dict, x0: float, y: float) -> tuple[float, float]:
     scene = canvas.scene
     values = scene.row_values(source)
-    canvas.add(_text(x0, y + 14, scene.source_label(source), 14, weight="bold"))
+    label = scene.source_label(source) + (f": {scene.tally(source)}" if "of" in source else "")
+    canvas.add(_text(x0, y + 14, label, 14, weight="bold"))
     kind = source.get("as", "cards" if all(v in scene.ruleset.cards for v in values) and values else "tokens")
     if kind == "cards":
         fitted = [card_lines(scene.card_text(ident)) for ident in values]
@@ -403,9 +404,7 @@ def _chips(canvas: _Canvas, cards: list, x: float, y: float) -> str:
 
 
 def _counter_text(scene: Scene, source: dict) -> str:
-    value = scene.read(source["from"])
-    shown = len(value) if isinstance(value, list) else scene.label(value)
-    return f"{scene.source_label(source)}: {shown}"
+    return f"{scene.source_label(source)}: {scene.tally(source)}"
 
 
 def _header(canvas: _Canvas, width: float) -> None:

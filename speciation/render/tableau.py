@@ -14,6 +14,9 @@ Declared in a ruleset's ``presentation`` (docs/language.md, "How the state looks
         counters: [food, fat, shelter]   # numbers on each laid-out entity, as tokens
         items: traits         # each laid-out entity's list drawn beneath it, as small cards
         hidden: body          # optional: an attribute that, when "?", marks the entity face down
+        hand_as: cards        # optional: the hand as cards with their text (:mod:`.cards`)
+        levels: {...}         # optional: entities placed by level and place attributes (:mod:`.levels`)
+      stack: {from: game.stack}   # optional: a responses stack, top entry first (:mod:`.cards`)
       palette: tokens         # the colours of the counters' tokens (by attribute name)
 
 Every drawn entity (an owner, a laid-out entity, an item, a hand card, a place) is a group
@@ -23,6 +26,9 @@ game: what is drawn comes from the declaration and the seat's view.
 from __future__ import annotations
 
 from typing import Any
+
+from .cards import draw_hand, draw_stack, hand_size, stack_text
+from .levels import draw_levels, levels_text, measure
 
 ENTITY_W, ENTITY_H, ITEM_H, CHIP_W, GAP = 132, 58, 17, 126, 10
 
@@ -58,6 +64,9 @@ def draw_tableau(canvas: Any, x0: float, y0: float, width: float, shapes: tuple)
             x += ENTITY_W + GAP
         used_w = max(used_w, x - x0)
         y += 22 + ENTITY_H + GAP
+    if spec.get("stack"):
+        w, h = draw_stack(canvas, spec["stack"], x0, y, (_text, _fit))
+        used_w, y = max(used_w, w), y + (h + GAP if h else 0)
     seats = spec.get("seats")
     if seats:
         owners = [p for p in scene.state.get("players", [])] if seats.get("kind", "player") == "player" else \
@@ -89,17 +98,27 @@ def _band(canvas: Any, seats: dict, palette: str | None, owner: str, x0: float, 
     row = record.get(seats.get("row", ""), []) or []
     items_attr, hidden_attr = seats.get("items"), seats.get("hidden")
     deepest = max([len(scene.ent.get(a, {}).get(items_attr, []) or []) for a in row if isinstance(a, str)] + [0])
-    height = 30 + ENTITY_H + deepest * (ITEM_H + 2) + 12
+    height: float = 30 + ENTITY_H + deepest * (ITEM_H + 2) + 12 if "row" in seats else 30
     hand = record.get(seats.get("hand", ""), []) if seats.get("hand") else []
+    as_cards = seats.get("hand_as") == "cards"
+    hand_w, hand_h = hand_size(scene, hand) if as_cards else (len(hand) * (CHIP_W + 4), 30)
     if hand:
-        height += 30
-    width = max(width, 64 + len(hand) * (CHIP_W + 4), 20 + len(row) * (ENTITY_W + GAP))
+        height += hand_h + (8 if as_cards else 0)
+    levels = seats.get("levels")
+    levels_w, levels_h = measure(scene, levels, owner) if levels else (0, 0)
+    height += levels_h + (6 if levels_h else 0)
+    width = max(width, 64 + hand_w, 20 + len(row) * (ENTITY_W + GAP), 20 + levels_w)
     canvas.add(f'<rect x="{x0}" y="{y}" width="{width}" height="{height}" rx="8" fill="#fbf7ec" stroke="{colour}" '
                f'stroke-width="2"/>')
     canvas.group(owner, scene.label(owner), text(x0 + 10, y + 19, scene.label(owner), 13, weight="bold", fill=colour),
                  "owner")
     top = y + 28
-    if hand:
+    if levels:  # the owner's levels first, under its name: what it has built before what it holds
+        top += draw_levels(canvas, levels, owner, x0 + 10, top, (text, fit))[1] + (6 if levels_h else 0)
+    if hand and as_cards:
+        canvas.add(text(x0 + 10, top + 14, scene.text(seats.get("hand_label", "Hand")), 10, fill="#555"))
+        top += draw_hand(canvas, hand, x0 + 54, top + 2, (text, fit)) + 8
+    elif hand:
         canvas.add(text(x0 + 10, top + 14, scene.text(seats.get("hand_label", "Hand")), 10, fill="#555"))
         for i, card in enumerate(hand):
             cx = x0 + 54 + i * (CHIP_W + 4)
@@ -149,6 +168,8 @@ def tableau_text(scene: Any) -> str:
             counts = ", ".join(f"{scene.text(c)} {record.get(c, 0)}" for c in places.get("counters", []))
             shown.append(f"{scene.label(ident)}{f' ({scene.label(detail)})' if detail is not None else ''}: {counts}")
         lines.append(f"{scene.source_label(places)}: " + "; ".join(shown))
+    if spec.get("stack"):
+        lines += stack_text(scene, spec["stack"])
     seats = spec.get("seats")
     if seats:
         owners = list(scene.state.get("players", [])) if seats.get("kind", "player") == "player" else \
@@ -158,11 +179,16 @@ def tableau_text(scene: Any) -> str:
             lines.append(f"{scene.label(owner)}:")
             if seats.get("hand"):
                 hand = record.get(seats["hand"], []) or []
-                lines.append(f"  {scene.text(seats.get('hand_label', 'Hand'))}: " +
-                             (", ".join("(a card)" if c == "?" else scene.label(c) for c in hand) or "—"))
+                said = [scene.label(c) for c in hand if c != "?"] if seats.get("hand_as") == "cards" else \
+                    ["(a card)" if c == "?" else scene.label(c) for c in hand]
+                if seats.get("hand_as") == "cards" and "?" in hand:  # a count of the backs, not one word each
+                    said.append(f"{hand.count('?')} {scene.text('cards not shown')}")
+                lines.append(f"  {scene.text(seats.get('hand_label', 'Hand'))}: " + (", ".join(said) or "—"))
             for ident in record.get(seats.get("row", ""), []) or []:
                 rec = scene.ent.get(ident, {}) if isinstance(ident, str) else {}
                 counts = ", ".join(f"{scene.text(c)} {rec[c]}" for c in seats.get("counters", []) if rec.get(c))
                 items = ", ".join(scene.label(i) for i in rec.get(seats.get("items", ""), []) or [])
                 lines.append(f"  {scene.label(ident)}: {items or '—'}{f' [{counts}]' if counts else ''}")
+            if seats.get("levels"):
+                lines += levels_text(scene, seats["levels"], owner)
     return "\n".join(lines)

@@ -21,9 +21,7 @@ def _heading(scene: Scene) -> str:
     title = scene.ruleset.title or scene.ruleset.name
     counters = []
     for source in scene.presentation.get("counters", []):
-        value = scene.read(source["from"])
-        shown = len(value) if isinstance(value, list) else scene.label(value)
-        counters.append(f"{scene.source_label(source)} {shown}")
+        counters.append(f"{scene.source_label(source)} {scene.tally(source)}")
     who = scene.seat_name()
     line = f"== {title}" + (f" — {scene.text('view of')} {who}" if who else "") + " =="
     return line + ("\n" + "; ".join(counters) if counters else "")
@@ -91,7 +89,8 @@ def _rows(scene: Scene) -> str:
             top = f" ({scene.label(values[0])} {scene.text('on top')})" if values and values[0] != "?" else ""
             lines.append(f"{label}: {len(values)}{top}")
             continue
-        lines.append(f"{label}: {', '.join(scene.row_item(source, v) for v in values) or '—'}")
+        count = f" ({scene.tally(source, values)})" if "of" in source else ""
+        lines.append(f"{label}{count}: {', '.join(scene.row_item(source, v) for v in values) or '—'}")
     return "\n".join(lines)
 
 

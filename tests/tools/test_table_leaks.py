@@ -42,6 +42,7 @@ RULESETS = {
     "original": {"order": False, "values": False},
     "marine": {"order": True, "values": True},
     "evolution": {"order": False, "values": False},
+    "catastrophic": {"order": False, "values": True},   # hands; a response window asks only one seat
     str(FIXTURES / "faces"): {"order": False, "values": False, "faces": True},  # revealed to one seat, to all
 }
 
