@@ -38,9 +38,33 @@ class Person:
             f"Number(document.body.dataset.received || 0) > {after} && "
             f"{json.dumps(list(phases))}.includes(document.body.dataset.phase)", timeout=WAIT)
 
-    def shoot(self, name: str, full_page: bool = False) -> None:
+    def shoot(self, name: str, full_page: bool = False, prefix: str = "table-") -> None:
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        self.page.screenshot(path=str(SCREENSHOTS / f"table-{name}.png"), full_page=full_page)
+        self.page.screenshot(path=str(SCREENSHOTS / f"{prefix}{name}.png"), full_page=full_page)
+
+    def reload(self) -> None:
+        """Open the page again (after moves made on the server behind its back)."""
+        self.page.reload()
+        self.wait(0)
+
+    def text(self) -> str:
+        """What the page shows as text (the board's SVG text included)."""
+        return self.page.inner_text("body") + "\n" + self.page.locator("#board").evaluate("n => n.textContent")
+
+    def click_drawn(self, entity: str, inside: str | None = None, menu: str | None = None) -> None:
+        """Click the drawn *entity* (within the drawn *inside*, e.g. a face of one card) as a
+        person would, and, when that opens the menu of the options naming it, the entry
+        labelled *menu*; then wait for the answer."""
+        where = f"#board [data-entity='{inside}'] " if inside else "#board "
+        before = self.received()
+        self.page.locator(where + f"[data-entity='{entity}'].choosable").first.click()
+        if menu is not None:
+            self.page.wait_for_selector("#menu:not([hidden])", timeout=WAIT)
+            entries = self.page.locator("#menu button")
+            labels = entries.evaluate_all("nodes => nodes.map(n => n.textContent)")
+            assert menu in labels, f"the menu offers {labels}, not {menu!r}"
+            entries.nth(labels.index(menu)).click()
+        self.wait(before)
 
     def close(self) -> None:
         self.context.close()

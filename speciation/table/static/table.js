@@ -44,6 +44,9 @@ function receive(message) {
 
 function showHandover(message) {
   state = null;
+  Clicks.chosen(null);  // nothing of the last person's stays: their choice, a menu, a hover text
+  hideMenu();
+  $("tip").hidden = true;
   $("board").replaceChildren();
   $("options").replaceChildren();
   $("log").replaceChildren();
@@ -97,33 +100,13 @@ function showStatus(message) {
   }
 }
 
-function byEntity(options) {
-  const map = new Map();
-  for (const o of options) {
-    for (const entity of o.entities) {
-      if (!map.has(entity)) map.set(entity, []);
-      map.get(entity).push(o);
-    }
-  }
-  return map;
-}
-
 function markChoosable(message) {
-  const board = $("board");
-  for (const [entity, options] of byEntity(message.options)) {
-    for (const node of board.querySelectorAll(`[data-entity="${CSS.escape(entity)}"]`)) {
-      node.classList.add("choosable");
-      node.addEventListener("click", (event) => {
-        event.stopPropagation();
-        if (options.length === 1) choose(options[0].index);
-        else showMenu(options, event.clientX, event.clientY);
-      });
-    }
-  }
+  Clicks.mark($("board"), message.options, choose, showMenu);  // clicks.js
 }
 
 function choose(index) {
   hideMenu();
+  if (state) Clicks.chosen(state.options.find((o) => o.index === index));
   document.body.dataset.phase = "sent";
   for (const b of $("options").querySelectorAll("button")) b.disabled = true;
   send({ type: "choose", decision: state ? state.decision : null, index });
@@ -287,6 +270,7 @@ function showTools(message) {
 
 function showMenu(options, x, y) {
   const menu = $("menu");
+  $("tip").hidden = true;  // the menu, not the hover text, under the finger
   menu.replaceChildren();
   for (const o of options) {
     const button = document.createElement("button");
