@@ -46,7 +46,9 @@ function showHandover(message) {
   state = null;
   Clicks.chosen(null);  // nothing of the last person's stays: their choice, a menu, a hover text
   hideMenu();
+  $("menu").replaceChildren();
   $("tip").hidden = true;
+  $("tip").textContent = "";
   $("board").replaceChildren();
   $("options").replaceChildren();
   $("log").replaceChildren();
