@@ -81,6 +81,11 @@ def test_marine_hot_seat_hands_over_before_the_first_secret_choice(browser, runn
         first = session.decider
         accept(host)
         own, other = (mine, theirs) if first == 0 else (theirs, mine)
+        # No seat's invite link on the shared screen (it would open another's seat past the
+        # hand-over); the spectators' link only.
+        links = host.page.locator("#creator input").evaluate_all("nodes => nodes.map(n => n.value)")
+        assert host.page.locator("#creator").is_visible() and links and not [u for u in links if "#t=" in u]
+        assert "#t=" not in host.page.locator("#creator").inner_html()
         text = host.text()
         assert all(w in text for w in own) and not [w for w in other if w in text]
         host.shoot(f"first-view-{size}", prefix="hotseat-")

@@ -161,6 +161,7 @@ function showCreator(message) {
   const box = $("creator");
   box.hidden = !message.creator || message.over;
   if (box.hidden) return;
+  box.querySelector(".hint").hidden = message.hotseat;  // "send each person their own link"
   const list = $("invites");
   list.replaceChildren();
   const spectator = document.createElement("p");
@@ -174,8 +175,12 @@ function showCreator(message) {
     row.className = "invite";
     row.dataset.seat = p.seat;
     row.append(`${p.name}: `);
-    if (links[p.seat]) row.append(linkField(links[p.seat]));
+    // Hot-seat: no seat's link on the shared screen (whoever holds it could open another's
+    // seat with it, past the hand-over); a person can still be replaced by an agent.
+    const shared = message.hotseat;
+    if (links[p.seat] && !shared) row.append(linkField(links[p.seat]));
     const again = document.createElement("button");
+    again.hidden = shared;
     again.textContent = links[p.seat] ? _("new link") : _("make a link");
     again.title = _("a new invite link for this seat (the old one stops working)");
     again.addEventListener("click", () => send({ type: "invite", seat: p.seat }));
