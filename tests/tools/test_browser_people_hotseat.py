@@ -86,6 +86,8 @@ def test_marine_hot_seat_hands_over_before_the_first_secret_choice(browser, runn
         links = host.page.locator("#creator input").evaluate_all("nodes => nodes.map(n => n.value)")
         assert host.page.locator("#creator").is_visible() and links and not [u for u in links if "#t=" in u]
         assert "#t=" not in host.page.locator("#creator").inner_html()
+        assert host.page.locator("#creator button.replace").count() == 2 and \
+            host.page.locator("#creator button:not(.replace)").count() == 0   # no "make a link"
         text = host.text()
         assert all(w in text for w in own) and not [w for w in other if w in text]
         host.shoot(f"first-view-{size}", prefix="hotseat-")

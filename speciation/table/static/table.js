@@ -180,7 +180,6 @@ function showCreator(message) {
     const shared = message.hotseat;
     if (links[p.seat] && !shared) row.append(linkField(links[p.seat]));
     const again = document.createElement("button");
-    again.hidden = shared;
     again.textContent = links[p.seat] ? _("new link") : _("make a link");
     again.title = _("a new invite link for this seat (the old one stops working)");
     again.addEventListener("click", () => send({ type: "invite", seat: p.seat }));
@@ -190,7 +189,7 @@ function showCreator(message) {
     replace.textContent = _("replace by");
     replace.className = "replace";
     replace.addEventListener("click", () => send({ type: "replace", seat: p.seat, agent: agent.value }));
-    row.append(" ", again, " ", replace, agent);
+    row.append(" ", ...(shared ? [] : [again, " "]), replace, agent);
     list.append(row);
   }
 }
