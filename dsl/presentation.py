@@ -136,7 +136,8 @@ class _Checker:
         anywhere = set().union(*(self.attributes_of(k) for k in self.kinds))
         for path in [("tableau", "seats", "items"), ("tableau", "seats", "hidden")] + \
                 [("tableau", part, "counters", i) for part in ("places", "seats")
-                 for i in range(len(tableau.get(part, {}).get("counters", [])))] + [("tableau", "places", "detail")]:
+                 for i in range(len(tableau.get(part, {}).get("counters", [])))] + [("tableau", "places", "detail")] + \
+                [("tableau", "seats", "faces", i) for i in range(len(seats.get("faces", [])))]:
             name = _get(self.p, path)
             if name is not None and name not in anywhere:
                 self.error(f"no kind of entity has an attribute '{name}'", path, did_you_mean(name, anywhere))

@@ -16,16 +16,21 @@ Declared in a ruleset's ``presentation`` (docs/language.md, "How the state looks
         hidden: body          # optional: an attribute that, when "?", marks the entity face down
         hand_as: cards        # optional: the hand as cards with their text (:mod:`.cards`)
         levels: {...}         # optional: entities placed by level and place attributes (:mod:`.levels`)
+        faces: [main, short]  # optional: a hand card's attributes naming its faces, each drawn
+                              # as a part of the card (a click on it names that face)
       stack: {from: game.stack}   # optional: a responses stack, top entry first (:mod:`.cards`)
       palette: tokens         # the colours of the counters' tokens (by attribute name)
 
-Every drawn entity (an owner, a laid-out entity, an item, a hand card, a place) is a group
-with ``data-entity``, so a table maps an option naming it to a click. Nothing here knows a
-game: what is drawn comes from the declaration and the seat's view.
+Every drawn entity (an owner, a laid-out entity, an item, a hand card, a face of a hand card,
+a place) is a group with ``data-entity``, so a table maps an option naming it to a click. A
+face is drawn inside its card's group (and may be drawn on several cards: a table tells them
+apart by the card it lies in). Nothing here knows a game: what is drawn comes from the
+declaration and the seat's view.
 """
 from __future__ import annotations
 
 from typing import Any
+from xml.sax.saxutils import escape
 
 from .cards import draw_hand, draw_stack, hand_size, stack_text
 from .levels import draw_levels, levels_text, measure
@@ -101,7 +106,9 @@ def _band(canvas: Any, seats: dict, palette: str | None, owner: str, x0: float, 
     height: float = 30 + ENTITY_H + deepest * (ITEM_H + 2) + 12 if "row" in seats else 30
     hand = record.get(seats.get("hand", ""), []) if seats.get("hand") else []
     as_cards = seats.get("hand_as") == "cards"
-    hand_w, hand_h = hand_size(scene, hand) if as_cards else (len(hand) * (CHIP_W + 4), 30)
+    faces = seats.get("faces") or []
+    chip_h = 20 if not faces else 6 + 13 * len(faces)
+    hand_w, hand_h = hand_size(scene, hand) if as_cards else (len(hand) * (CHIP_W + 4), chip_h + 10)
     if hand:
         height += hand_h + (8 if as_cards else 0)
     levels = seats.get("levels")
@@ -124,12 +131,13 @@ def _band(canvas: Any, seats: dict, palette: str | None, owner: str, x0: float, 
             cx = x0 + 54 + i * (CHIP_W + 4)
             back = card == "?"
             name = "" if back else scene.label(card)
-            body = (f'<rect x="{cx}" y="{top + 2}" width="{CHIP_W}" height="20" rx="3" '
-                    f'fill="{"#5b7f4a" if back else "#fffaf0"}" stroke="#7a5c2e" stroke-width="1.2"/>'
-                    + text(cx + CHIP_W / 2, top + 16, fit(name, 22), 9, "middle", fill="#222"))
+            chip = (f'<rect x="{cx}" y="{top + 2}" width="{CHIP_W}" height="{chip_h}" rx="3" '
+                    f'fill="{"#5b7f4a" if back else "#fffaf0"}" stroke="#7a5c2e" stroke-width="1.2"/>')
+            shown = _faces(canvas, scene.ent.get(card, {}), faces, cx, top + 2, text, fit) if not back and faces else ""
+            chip += shown or text(cx + CHIP_W / 2, top + 6 + chip_h / 2, fit(name, 22), 9, "middle", fill="#222")
             entity = None if back or not isinstance(card, str) or card not in scene.ent else card
-            canvas.group(entity, scene.text("a card") if back else name, body, "card")
-        top += 30
+            canvas.group(entity, scene.text("a card") if back else name, chip, "card")
+        top += chip_h + 10
     x = x0 + 10
     for animal in row:
         rec = scene.ent.get(animal, {}) if isinstance(animal, str) else {}
@@ -152,6 +160,26 @@ def _band(canvas: Any, seats: dict, palette: str | None, owner: str, x0: float, 
             canvas.group(item if isinstance(item, str) and item in scene.ent else None, label, chip, "item")
         x += ENTITY_W + GAP
     return max(width, x - x0), height
+
+
+def _faces(canvas: Any, card: dict, faces: list, x: float, y: float, text, fit) -> str:
+    """A hand card's faces (the entities its *faces* attributes name), one line each, each a
+    group of its own inside the card's (a click on it names the face); "" if it names none."""
+    scene = canvas.scene
+    parts = []
+    for k, attribute in enumerate(faces):
+        face = card.get(attribute)
+        if not isinstance(face, str) or face not in scene.ent:
+            continue
+        fy = y + 3 + k * 13
+        line = "" if k == 0 else (f'<line x1="{x + 4}" y1="{fy}" x2="{x + CHIP_W - 4}" y2="{fy}" stroke="#c9b58e" '
+                                  f'stroke-width="0.8"/>')
+        body = (f'<rect x="{x + 1}" y="{fy}" width="{CHIP_W - 2}" height="13" fill="#fffaf0" fill-opacity="0"/>'
+                + line + text(x + CHIP_W / 2, fy + 10, fit(scene.label(face), 24), 9, "middle",
+                              weight="bold" if k == 0 else "normal", fill="#222"))
+        parts.append(f'<g class="face"{canvas.entity(face, scene.card_title(face))}>'
+                     f'<title>{escape(scene.card_title(face))}</title>{body}</g>')
+    return "".join(parts)
 
 
 def tableau_text(scene: Any) -> str:

@@ -38,9 +38,36 @@ class Person:
             f"Number(document.body.dataset.received || 0) > {after} && "
             f"{json.dumps(list(phases))}.includes(document.body.dataset.phase)", timeout=WAIT)
 
-    def shoot(self, name: str, full_page: bool = False) -> None:
+    def shoot(self, name: str, full_page: bool = False, prefix: str = "table-") -> None:
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        self.page.screenshot(path=str(SCREENSHOTS / f"table-{name}.png"), full_page=full_page)
+        self.page.screenshot(path=str(SCREENSHOTS / f"{prefix}{name}.png"), full_page=full_page)
+
+    def reload(self) -> None:
+        """Open the page again (after moves made on the server behind its back)."""
+        self.page.reload()
+        self.wait(0)
+
+    def text(self, titles: bool = False) -> str:
+        """What the page shows as text: its own, the board's drawn texts, and (*titles*) the
+        board's hover texts."""
+        drawn = "svg text" + (", svg title" if titles else "")
+        return self.page.inner_text("body") + "\n" + "\n".join(self.page.locator("#board").evaluate_all(
+            f"(nodes) => nodes.flatMap(n => [...n.querySelectorAll('{drawn}')].map(t => t.textContent))"))
+
+    def click_drawn(self, entity: str, inside: str | None = None, menu: str | None = None) -> None:
+        """Click the drawn *entity* (within the drawn *inside*, e.g. a face of one card) as a
+        person would, and, when that opens the menu of the options naming it, the entry
+        labelled *menu*; then wait for the answer."""
+        where = f"#board [data-entity='{inside}'] " if inside else "#board "
+        before = self.received()
+        self.page.locator(where + f"[data-entity='{entity}'].choosable").first.click()
+        if menu is not None:
+            self.page.wait_for_selector("#menu:not([hidden])", timeout=WAIT)
+            entries = self.page.locator("#menu button")
+            labels = entries.evaluate_all("nodes => nodes.map(n => n.textContent)")
+            assert menu in labels, f"the menu offers {labels}, not {menu!r}"
+            entries.nth(labels.index(menu)).click()
+        self.wait(before)
 
     def close(self) -> None:
         self.context.close()
@@ -64,3 +91,38 @@ def play_first_options(people: list[Person], made: Callable[[], int], decisions:
         else:
             people[0].page.wait_for_timeout(100)
     raise AssertionError("the people could not play")
+
+
+def secrets_of(session, seat: int) -> set[str]:
+    """The labels of what seat *seat* holds secretly (its private attributes' values) that a
+    spectator's view does not show."""
+    from speciation.interpreter.views import public_view
+    game = session.game
+    me = game.state["players"][seat]
+    view = public_view(game)  # what a spectator sees (not each card's own record: every view has those)
+    public = json.dumps([{k: v for k, v in r.items() if k not in ("id", "name", "kind")}
+                         for r in view["ent"].values()] + [view["log"]])
+    found = set()
+    for record in game.state["ent"].values():
+        if me in (record.get("player"), record["id"]):
+            for attr in game.ruleset.hidden.private:
+                for value in record.get(attr) or []:
+                    if isinstance(value, str) and value != "?" and f'"{value}"' not in public:
+                        found.add(game.label(value))
+    return found
+
+
+def hidden_ids(game) -> set[str]:
+    """The entities in a secret place (a face-down stack, a seat's private list) that no
+    seat's public view shows: none may be drawn on a spectator's page."""
+    from speciation.interpreter.views import public_view
+    view = public_view(game)
+    shown = json.dumps([{k: v for k, v in r.items() if k not in ("id", "name", "kind")} for r in view["ent"].values()])
+    hidden = game.ruleset.hidden
+    found: set[str] = set()
+    for record in game.state["ent"].values():
+        for attr in sorted(hidden.contents | hidden.private):
+            for value in record.get(attr) or [] if isinstance(record.get(attr), list) else []:
+                if isinstance(value, str) and value in game.state["ent"] and f'"{value}"' not in shown:
+                    found.add(value)
+    return found

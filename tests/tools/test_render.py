@@ -218,3 +218,38 @@ def test_tokens_beside_each_space_name_it(marine):
     markers = game.state["ent"]["game"]["evolution_markers"]
     assert scene.describe("evolution_1") == f"Evolution 1: {markers[0]}"
     assert scene.describe("speciation_5") == "Speciation (special: any element)"
+
+
+def test_a_hand_cards_faces_are_drawn_inside_it_each_clickable():
+    """A tableau's ``faces``: each face a hand card's attributes name is drawn as a part of
+    that card (a group of its own inside the card's), so an option naming the face is on it;
+    another seat's hand shows card backs, no face."""
+    import random
+
+    from speciation.render import draw
+    ruleset = load_ruleset("evolution")
+    game = Game.new(ruleset, 2, 3)
+    rng = random.Random(3)
+    while not game.prompt.startswith("Play the card"):
+        game.apply(rng.choice(game.legal_actions()))
+    seat = game.current_player
+    picture = draw(Scene.of(game.view(seat), seat, None, ruleset), log=False)
+    hand = game.state["ent"][game.state["players"][seat]]["hand"]
+    for card in hand:
+        record = game.state["ent"][card]
+        for face in (record["main"], record["short"]):
+            assert re.search(rf'<g class="card" data-entity="{card}">.*?<g class="face" data-entity="{face}">',
+                             picture.svg, re.S), (card, face)
+    faces = [a.value for a in game.legal_actions() if a.value != "new animal"]
+    assert faces and all(picture.entities_of(face) == [face] for face in faces)
+    other = game.state["ent"][game.state["players"][1 - seat]]["hand"]
+    assert other and all(f'data-entity="{card}"' not in picture.svg for card in other)
+    assert picture.svg.count('<g class="face"') == 2 * len(hand)
+
+
+def test_faces_name_attributes_that_exist(tmp_path):
+    (tmp_path / "look.yaml").write_text("presentation:\n  tableau:\n    seats: {row: row, faces: [main, shrot]}\n")
+    with pytest.raises(RuleErrors) as caught:
+        load_ruleset("evolution", mods=[str(tmp_path)])
+    found = {(e.span.line, e.message, e.hint) for e in caught.value.errors}
+    assert (3, "no kind of entity has an attribute 'shrot'", "did you mean 'short'?") in found

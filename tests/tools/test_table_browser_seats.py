@@ -13,13 +13,12 @@ import json
 
 import pytest
 
-from support.browser_people import WAIT, Person, play_first_options
+from support.browser_people import WAIT, Person, play_first_options, secrets_of
 from support.table_support import need_table_extra
 
 need_table_extra()
 sync_api = pytest.importorskip("playwright.sync_api", reason="browser tests need Playwright: bash scripts/setup")
 
-from speciation.interpreter.views import public_view  # noqa: E402
 
 def create_shared_game(person: Person, running) -> dict:
     """The creator fills the new-game page (Marine, two people on their own devices, one
@@ -39,23 +38,6 @@ def create_shared_game(person: Person, running) -> dict:
     links = page.locator("#link-list input").evaluate_all("nodes => nodes.map(n => n.value)")
     assert len(links) == 4 and all(running.url in link for link in links)
     return {"creator": links[0], "spectator": links[1], "seats": links[2:]}
-
-
-def secrets_of(session, seat: int) -> set[str]:
-    """The labels of what seat *seat* holds secretly and a spectator's view does not show."""
-    game = session.game
-    me = game.state["players"][seat]
-    view = public_view(game)  # what a spectator sees (not each card's own record: every view has those)
-    public = json.dumps([{k: v for k, v in r.items() if k not in ("id", "name", "kind")}
-                         for r in view["ent"].values()] + [view["log"]])
-    found = set()
-    for record in game.state["ent"].values():
-        if me in (record.get("player"), record["id"]):
-            for attr in game.ruleset.hidden.private:
-                for value in record.get(attr) or []:
-                    if isinstance(value, str) and value != "?" and f'"{value}"' not in public:
-                        found.add(game.label(value))
-    return found
 
 
 def play_some(people: list[Person], session, decisions: int) -> None:

@@ -118,7 +118,7 @@ function opened(data) {
   Lobby.remember(data.game, data.url.split("#t=")[1]);
   const links = {};
   for (const invite of data.invites) links[invite.seat] = location.origin + invite.url;
-  sessionStorage.setItem(`speciation-links-${data.game}`, JSON.stringify(links));
+  if (!data.hotseat) sessionStorage.setItem(`speciation-links-${data.game}`, JSON.stringify(links));  // hot-seat: none on the shared screen
   if (data.hotseat || data.invites.length <= 1) {
     location.href = window.withLang ? window.withLang(data.url) : data.url;
     return;

@@ -44,6 +44,11 @@ function receive(message) {
 
 function showHandover(message) {
   state = null;
+  Clicks.chosen(null);  // nothing of the last person's stays: their choice, a menu, a hover text
+  hideMenu();
+  $("menu").replaceChildren();
+  $("tip").hidden = true;
+  $("tip").textContent = "";
   $("board").replaceChildren();
   $("options").replaceChildren();
   $("log").replaceChildren();
@@ -97,33 +102,13 @@ function showStatus(message) {
   }
 }
 
-function byEntity(options) {
-  const map = new Map();
-  for (const o of options) {
-    for (const entity of o.entities) {
-      if (!map.has(entity)) map.set(entity, []);
-      map.get(entity).push(o);
-    }
-  }
-  return map;
-}
-
 function markChoosable(message) {
-  const board = $("board");
-  for (const [entity, options] of byEntity(message.options)) {
-    for (const node of board.querySelectorAll(`[data-entity="${CSS.escape(entity)}"]`)) {
-      node.classList.add("choosable");
-      node.addEventListener("click", (event) => {
-        event.stopPropagation();
-        if (options.length === 1) choose(options[0].index);
-        else showMenu(options, event.clientX, event.clientY);
-      });
-    }
-  }
+  Clicks.mark($("board"), message.options, choose, showMenu);  // clicks.js
 }
 
 function choose(index) {
   hideMenu();
+  if (state) Clicks.chosen(state.options.find((o) => o.index === index));
   document.body.dataset.phase = "sent";
   for (const b of $("options").querySelectorAll("button")) b.disabled = true;
   send({ type: "choose", decision: state ? state.decision : null, index });
@@ -176,6 +161,7 @@ function showCreator(message) {
   const box = $("creator");
   box.hidden = !message.creator || message.over;
   if (box.hidden) return;
+  box.querySelector(".hint").hidden = message.hotseat;  // "send each person their own link"
   const list = $("invites");
   list.replaceChildren();
   const spectator = document.createElement("p");
@@ -189,7 +175,10 @@ function showCreator(message) {
     row.className = "invite";
     row.dataset.seat = p.seat;
     row.append(`${p.name}: `);
-    if (links[p.seat]) row.append(linkField(links[p.seat]));
+    // Hot-seat: no seat's link on the shared screen (whoever holds it could open another's
+    // seat with it, past the hand-over); a person can still be replaced by an agent.
+    const shared = message.hotseat;
+    if (links[p.seat] && !shared) row.append(linkField(links[p.seat]));
     const again = document.createElement("button");
     again.textContent = links[p.seat] ? _("new link") : _("make a link");
     again.title = _("a new invite link for this seat (the old one stops working)");
@@ -200,7 +189,7 @@ function showCreator(message) {
     replace.textContent = _("replace by");
     replace.className = "replace";
     replace.addEventListener("click", () => send({ type: "replace", seat: p.seat, agent: agent.value }));
-    row.append(" ", again, " ", replace, agent);
+    row.append(" ", ...(shared ? [] : [again, " "]), replace, agent);
     list.append(row);
   }
 }
@@ -287,6 +276,7 @@ function showTools(message) {
 
 function showMenu(options, x, y) {
   const menu = $("menu");
+  $("tip").hidden = true;  // the menu, not the hover text, under the finger
   menu.replaceChildren();
   for (const o of options) {
     const button = document.createElement("button");
