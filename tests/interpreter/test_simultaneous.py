@@ -9,6 +9,7 @@ import pytest
 from speciation import Game, IllegalActionError, RuleErrors, RuleRuntimeError
 from speciation.interpreter.codegen import writer as codegen
 from speciation.interpreter.determinize import determinize
+from speciation.interpreter.limits import Limits
 from speciation.interpreter.saves import from_json, replay, to_json
 
 from support.ruleset_builder import load, main
@@ -236,3 +237,9 @@ def test_parts_with_no_decision_and_no_items_run_through(tmp_path):
     assert [d.player for d in game.decisions()] == [1] and game.scores == [2, 2]
     game.apply(game.legal_actions()[1])
     assert game.is_over and game.scores == [2, 4]
+
+
+def test_a_loop_around_parts_that_never_decide_ends_in_a_budget_error(tmp_path):
+    ruleset = load(tmp_path, main("while true:\n    simultaneously for p in entities(player):\n        p.vp += 1\n"))
+    with pytest.raises(RuleRuntimeError, match="20000 units of work"):
+        Game.new(ruleset, 2, 1, limits=Limits(work=20_000))
