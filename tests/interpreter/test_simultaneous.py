@@ -243,3 +243,21 @@ def test_a_loop_around_parts_that_never_decide_ends_in_a_budget_error(tmp_path):
     ruleset = load(tmp_path, main("while true:\n    simultaneously for p in entities(player):\n        p.vp += 1\n"))
     with pytest.raises(RuleRuntimeError, match="20000 units of work"):
         Game.new(ruleset, 2, 1, limits=Limits(work=20_000))
+
+
+@pytest.mark.parametrize("damage", [
+    lambda s: s["stack"][-1][2][0].pop("seat"),                       # a part without its seat
+    lambda s: s["stack"][-1][2][1]["stack"][0].__setitem__(3, 5),     # a frame naming no frame
+    lambda s: s["stack"][-1][2][1].__setitem__("pending", {"actor": "p2"}),  # a damaged decision
+    lambda s: s["pending"]["fiber"].__setitem__(0, 7),                 # the first names no part
+    lambda s: s["stack"].append([0, 0, {}, 0]),                        # the parts' frame not on top
+])
+def test_a_damaged_save_of_parts_is_refused(ruleset, damage):
+    import json
+    from speciation import SaveFileError
+    game = Game.new(ruleset, 2, seed=11)
+    game.apply(game.decisions()[1].legal_actions()[0])
+    data = json.loads(to_json(game))
+    damage(data["state"])
+    with pytest.raises(SaveFileError, match="damaged"):
+        from_json(json.dumps(data), ruleset, verify=False)
