@@ -221,6 +221,13 @@ def test_a_decision_by_another_seat_inside_is_a_positioned_error(tmp_path):
     assert info.value.span is not None and info.value.span.line > 0
 
 
+def test_simultaneously_inside_a_part_is_a_positioned_error(tmp_path):
+    with pytest.raises(RuleErrors, match="inside a seat's part") as info:
+        load(tmp_path, main("simultaneously for p in entities(player):\n"
+                            "    simultaneously for q in [p]:\n        choose x from [1, 2] by q\n"))
+    assert "rules.yaml:4:" in str(info.value)
+
+
 def test_a_seat_listed_twice_is_a_runtime_error(tmp_path):
     ruleset = load(tmp_path, main("let p = entities(player)[0]\n"
                                   "simultaneously for q in [p, p]:\n    choose x from [1, 2] by q\n"))
