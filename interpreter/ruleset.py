@@ -198,7 +198,7 @@ class RulesetBuilder(Definitions):
                                               Span(str(root / "ruleset.yaml"), 1, 1),
                                               {name: params for name, (params, _, _) in self.functions.items()}))
         hidden, found = hidden_of(self.hidden, self.hidden_spans, attributes, Span(str(root / "ruleset.yaml"), 1, 1),
-                                  self.tables, set(self.kinds) | {"card", "player", "game"})
+                                  self.tables, set(self.kinds) | {"card", "player", "game"}, set(decks))
         compiler.errors.extend(found)
         for error in compiler.errors:
             self.errors.append(error)
