@@ -60,6 +60,7 @@ def deal_copies(machine) -> None:
         for ident, record in zip(ids, records):
             record["id"] = ident
             ent[ident] = record
+    machine.static_memo.pop(triggers.INDEX, None)
 
 
 def too_deep(limits: Limits) -> None:

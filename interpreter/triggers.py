@@ -68,18 +68,30 @@ def enter(rt, stmt: g.Emit | g.Call, frame: list, env: dict) -> bool:
     return True
 
 
+INDEX = ("copies",)  # where the machine's static memo keeps holders' index (no function's name)
+
+
 def holders(rt, owned) -> list:
     """The copies a trigger or modifier of a card with copies belongs to in this game: the
-    ids of its deck's copies (``owned.copies``) whose record says it is that card (``card``,
-    ``owned.owner``). A new game deals the ids out anew (``machine.deal_copies``) and a
-    determinized copy may deal faces anew, so it is looked up here, never bound at load."""
-    ent, card = rt.ent, owned.owner
-    out = []
-    for ident in owned.copies:
-        record = ent.get(ident)
-        if record is not None and record.get("card") == card:
-            out.append(ident)
-    return out
+    ids of its deck's copies whose record says it is that card (``card``, ``owned.owner``),
+    in id order. A new game deals the ids out anew (``machine.deal_copies``) and a
+    determinized copy may deal faces anew, so it is looked up here, never bound at load:
+    in an index of every copy by its card, kept with the values of static functions (it is
+    forgotten with them when the state is edited by hand, and after a deal) unless some
+    statement writes ``card``."""
+    index = rt.static_memo.get(INDEX)
+    if index is None:
+        index = {}
+        ent = rt.ent
+        for ids in rt.ruleset.copies.values():
+            for ident in ids:
+                record = ent.get(ident)
+                if record is not None:
+                    index.setdefault(record.get("card"), []).append(ident)
+        compiler = rt.ruleset.compiler
+        if compiler is None or "card" not in compiler.written:
+            rt.static_memo[INDEX] = index
+    return index.get(owned.owner, [])
 
 
 def firings(rt, triggers, args: list) -> list:

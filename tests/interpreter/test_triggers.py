@@ -404,3 +404,22 @@ def test_a_copys_triggers_and_modifiers_act_as_that_copy_wherever_the_game_dealt
         assert heard.count("before spark") == 3 and "before dud" not in heard
         assert game.state["ent"]["p1"]["hp"] == 300
     assert len(dealt) > 1  # the deal differs between seeds: the ids say nothing
+
+
+def test_a_copys_triggers_follow_its_card_when_the_state_is_edited(tmp_path):
+    """A determinized copy deals unseen faces (a copy's 'card' too) by hand: after
+    state_edited, the triggers act as what each copy now is (the index of copies is redone)."""
+    main = "    for c in entities(card):\n        c.holder = one\n" + DEFAULT_MAIN + "    one.hp = score(one)\n"
+    ruleset = _load(tmp_path, {"spark": SPARK, "dud": DUD}, main, manifest=MANIFEST)
+    game = Game.new(ruleset, 2, 3)
+    ent = game.state["ent"]
+    spark = next(c for c, r in ent.items() if r.get("card") == "spark")
+    dud = next(c for c, r in ent.items() if r.get("card") == "dud")
+    ent[spark]["card"], ent[dud]["card"] = "dud", "spark"
+    game.state_edited()
+    ent["game"]["heard"] = []
+    game.start("main")
+    selves = [c for c, r in ent.items() if r.get("card") == "spark"]
+    assert dud in selves and spark not in selves
+    assert ent["game"]["heard"].count("on spark") == 3 and "on dud" not in ent["game"]["heard"]
+    assert ent["p1"]["hp"] == 300
