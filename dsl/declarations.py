@@ -119,10 +119,11 @@ FORMER_TABLES = {"hidden_lists": "order", "secret_lists": "contents", "shown_hea
 
 def hidden_of(section: dict, spans: dict, attributes: set[str], origin: Span,
               tables: dict[str, tuple[Any, Span]] | None = None,
-              kinds: set[str] | None = None) -> tuple[Hidden, list[RuleError]]:
+              kinds: set[str] | None = None, decks: frozenset | set = frozenset()) -> tuple[Hidden, list[RuleError]]:
     """The :class:`Hidden` a merged ``hidden`` section declares, with an error for an
     attribute no kind or entity has (*spans*: where each merged entry was written), for a
-    ``faces`` entry naming no kind (*kinds*, when given) and for a table that still
+    ``faces`` entry naming neither a kind (*kinds*, when given) nor a deck (*decks*: a deck's
+    face is its cards', as ``visibility.face_of`` reads it) and for a table that still
     declares hidden information the former way (*tables*)."""
     errors: list[RuleError] = [
         CompileError(f"the table '{name}' no longer declares hidden information: write it as "
@@ -149,9 +150,10 @@ def hidden_of(section: dict, spans: dict, attributes: set[str], origin: Span,
     faces = {}
     for kind, spec in (section.get("faces") or {}).items():
         where = spans.get(("faces", kind), spans.get(("faces",), origin))
-        if kinds is not None and kind not in kinds:
-            errors.append(CompileError(f"in 'hidden' → 'faces': there is no kind '{kind}'", where,
-                                       did_you_mean(str(kind), sorted(kinds))))
+        if kinds is not None and kind not in kinds and kind not in decks:
+            named = "kind or deck" if decks else "kind"
+            errors.append(CompileError(f"in 'hidden' → 'faces': there is no {named} '{kind}'", where,
+                                       did_you_mean(str(kind), sorted(set(kinds) | set(decks)))))
             continue
         listed = spec.get("attributes") if isinstance(spec, dict) else spec
         default = spec.get("seen_by", "controller") if isinstance(spec, dict) else "controller"

@@ -182,6 +182,7 @@ class Trigger:
     index: int = -1  # its place among all triggers (a dispatched event's saved queue names it)
     ability: str | None = None  # the card ability it belongs to, if any
     stops: bool = False  # its effect may 'stop' the event's remaining handlers
+    copies: tuple = ()  # a card with copies: the ids of its deck's copies; 'self' is each that is this card now
 
 
 @dataclass(slots=True)
@@ -216,3 +217,4 @@ class Modifier:
     active: Expr | None
     value: Expr
     span: Span
+    copies: tuple = ()  # as Trigger.copies

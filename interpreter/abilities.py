@@ -1,6 +1,6 @@
 """Card assembly of what answers events: triggers (``on:``, ``before:``, ``instead:``) of rule
-files and cards, a card's named ``abilities``, and the triggers of cards with copies (one per
-copy, ``self`` the copy). Used by :mod:`.ruleset`; run by :mod:`.machine` and :mod:`.triggers`.
+files and cards, a card's named ``abilities``, and the triggers of cards with copies (``self``
+each copy of the card, found in the game when the trigger fires). Used by :mod:`.ruleset`; run by :mod:`.machine` and :mod:`.triggers`.
 """
 from __future__ import annotations
 
@@ -41,10 +41,12 @@ def compile_abilities(compiler: Compiler, ident: str, doc: Any, params: list[str
             out[(ident, str(name))] = (compiler.program(spec["effect"], spec.where("effect"), params), params)
 
 
-def compile_triggers(builder, compiler: Compiler, decks: dict, copies: dict[str, list[str]],
+def compile_triggers(builder, compiler: Compiler, decks: dict, copies: dict[str, tuple],
                      named: dict) -> tuple[dict, dict, list]:
     """Every trigger: (event -> ``on:`` triggers, event -> ``before:``/``instead:`` triggers,
-    all of them by index). A card with copies gets one trigger per copy, sharing the code."""
+    all of them by index). A card with copies (*copies*: card -> the ids of its deck's
+    copies) has one trigger, whose ``self`` is found when it fires: each copy that is that
+    card in the game at hand (:func:`.triggers.holders`), wherever a new game dealt it."""
     on: dict[str, list[g.Trigger]] = {}
     before: dict[str, list[g.Trigger]] = {}
     everything: list[g.Trigger] = []
@@ -72,11 +74,11 @@ def compile_triggers(builder, compiler: Compiler, decks: dict, copies: dict[str,
             compiler.timing = None
         stops = any(type(n) is g.Simple and n.text == "stop_stmt" for n in compiler.nodes[start:])
         active = builder._activity(compiler, owner, decks)
-        for who in copies.get(owner, [owner]) if owner is not None else [None]:
-            trigger = g.Trigger(event, params, who, test, active, body, node.span, timing=timing,
-                                index=len(everything), ability=named.get(id(node)), stops=stops)
-            everything.append(trigger)
-            (on if timing == "on" else before).setdefault(event, []).append(trigger)
+        trigger = g.Trigger(event, params, owner, test, active, body, node.span, timing=timing,
+                            index=len(everything), ability=named.get(id(node)), stops=stops,
+                            copies=copies.get(owner, ()) if owner is not None else ())
+        everything.append(trigger)
+        (on if timing == "on" else before).setdefault(event, []).append(trigger)
     return on, before, everything
 
 

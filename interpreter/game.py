@@ -68,11 +68,11 @@ class Game:
     @classmethod
     def new(cls, ruleset, players: int | None = None, seed: int = 0,
             chance: list | None = None, start: bool = True, lang: str | None = None,
-            limits=None, streams: str = "single") -> Game:
+            limits=None, streams: str = "single", deal: bool = True) -> Game:
         """A new game for *players* players (default: the ruleset's minimum); *seed* is an
         integer from -2**63 to 2**64 - 1. Bad arguments raise :class:`ArgumentError`.
         *limits*: the budgets at run time (``interpreter/limits.py``; default ``Limits()``).
-        *streams*: ``"single"`` (one generator) or ``"per_source"`` (one per deck, bag or die: rng.py)."""
+        *streams*: ``"single"`` or ``"per_source"`` (rng.py). *deal*: False leaves copies undealt."""
         if streams not in rng.SCHEMES:
             raise ArgumentError(f"streams must be one of {', '.join(rng.SCHEMES)}, not {streams!r:.40}")
         count = players if players is not None else ruleset.min_players
@@ -91,10 +91,10 @@ class Game:
         state = {"ent": entities, "players": ids, "rng": rng.seed_state(seed), "seed": seed,
                  "stack": [], "pending": None, "log": [], "chance": list(chance or []),
                  "steps": 0}
-        if ruleset.copies:
-            deal_copies(state, ruleset.copies)
-        state["rng"] = rng.per_source_state(seed) if streams != "single" else state["rng"]
         game = cls(ruleset, state, lang)
+        if ruleset.copies and deal:
+            deal_copies(game._machine)
+        state["rng"] = rng.per_source_state(seed) if streams != "single" else state["rng"]
         game._history = {"seed": seed, "players": count, "chance": _copy(list(chance or [])), "decisions": [],
                          **({"streams": streams} if streams != "single" else {})}
         if limits is not None:
@@ -103,6 +103,10 @@ class Game:
             game._machine.start("main")
             game._machine.run()
         return game
+
+    def deal_copies(self) -> None:
+        """Deal the copies' ids (``Game.new`` does, unless ``deal=False``): chance steps."""
+        deal_copies(self._machine)
 
     @property
     def history(self) -> dict | None:

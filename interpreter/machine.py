@@ -16,7 +16,7 @@ from typing import Any
 
 from ..dsl import graph as g
 from ..dsl.errors import RuleRuntimeError
-from . import fibers, rng, triggers, visibility
+from . import fibers, triggers, visibility
 from .compiler import keep
 from .decisions import checking, fire_checks, settle, subsets
 from .errors import call_chain, in_authors_words, mark
@@ -44,20 +44,23 @@ def forget(memo: dict, names: frozenset) -> None:
             memo.pop(name, None)
 
 
-def deal_copies(state: dict, copies: dict[str, list[str]]) -> None:
+def deal_copies(machine) -> None:
     """At a new game, deal each deck's copy ids (deck#1, deck#2, ...) out to its copies in an
-    order drawn from the game's generator, so that an id never tells which card a copy is."""
-    ent = state["ent"]
+    order drawn by chance steps (a Fisher-Yates shuffle: n, n - 1, ..., 2 outcomes, from the
+    machine's chance source or else the game's generator), so that an id never tells which
+    card a copy is. A copy's triggers and modifiers find it by its record (triggers.holders)."""
+    ent = machine.ent
+    copies = machine.ruleset.copies
     for deck in sorted(copies):
         ids = copies[deck]
         records = [ent[ident] for ident in ids]
         for i in range(len(records) - 1, 0, -1):
-            state["rng"], value = rng.next_value(state["rng"])
-            j = value % (i + 1)
+            j = machine.random_below(i + 1)
             records[i], records[j] = records[j], records[i]
         for ident, record in zip(ids, records):
             record["id"] = ident
             ent[ident] = record
+    machine.static_memo.pop(triggers.INDEX, None)
 
 
 def too_deep(limits: Limits) -> None:
@@ -353,14 +356,15 @@ class Machine(Steps):
         pushed = False
         stack = self.state["stack"]
         for trigger in reversed(self.ruleset.triggers.get(stmt.event, [])):
-            new_env = dict(zip(trigger.params, [_own(a) for a in args]))  # each its own copy
-            new_env["self"] = trigger.owner
-            if trigger.active is not None and not trigger.active(self, new_env):
-                continue
-            if trigger.test is not None and not trigger.test(self, new_env):
-                continue
-            stack.append([trigger.body.id, 0, new_env, len(stack)])
-            pushed = True
+            for who in reversed(triggers.holders(self, trigger)) if trigger.copies else (trigger.owner,):
+                new_env = dict(zip(trigger.params, [_own(a) for a in args]))  # each its own copy
+                new_env["self"] = who
+                if trigger.active is not None and not trigger.active(self, new_env):
+                    continue
+                if trigger.test is not None and not trigger.test(self, new_env):
+                    continue
+                stack.append([trigger.body.id, 0, new_env, len(stack)])
+                pushed = True
         return pushed
 
     def _choose(self, stmt: g.Choose, env: dict) -> bool:

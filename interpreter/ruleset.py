@@ -26,7 +26,7 @@ from .codegen import generate, generate_code, generate_function
 from .abilities import activated_names, check_events, compile_abilities, compile_triggers, order_choice
 from .compiler import Compiler, compile_expression_text, returns_value
 from .decisions import compile_checks
-from .triggers import mark_dispatch
+from .triggers import holders, mark_dispatch
 from .errors import note_function
 from .limits import BudgetError
 from ..dsl.declarations import Hidden, check_conventions, hidden_of
@@ -182,8 +182,9 @@ class RulesetBuilder(Definitions):
         effects, cards = self.compile_cards(compiler, decks, attributes, abilities)
         compiler.errors.extend(cache.type_errors(self.sources, variants, mods, lambda: check_types(
             self, constants, {i: p for i, (_, p) in effects.items()})))
-        triggers, before, trigger_list = compile_triggers(self, compiler, decks, copies, self.ability_names)
-        modifiers = self.compile_modifiers(compiler, functions, decks, copies)
+        held = self.held_by(copies)
+        triggers, before, trigger_list = compile_triggers(self, compiler, decks, held, self.ability_names)
+        modifiers = self.compile_modifiers(compiler, functions, decks, held)
         checks, settle_id = compile_checks(compiler, self.checks)
         mark_static(functions, compiler.written, modifiers)  # first: generated calls inline by it
         for function in functions.values():
@@ -197,7 +198,7 @@ class RulesetBuilder(Definitions):
                                               Span(str(root / "ruleset.yaml"), 1, 1),
                                               {name: params for name, (params, _, _) in self.functions.items()}))
         hidden, found = hidden_of(self.hidden, self.hidden_spans, attributes, Span(str(root / "ruleset.yaml"), 1, 1),
-                                  self.tables, set(self.kinds) | {"card", "player", "game"})
+                                  self.tables, set(self.kinds) | {"card", "player", "game"}, set(decks))
         compiler.errors.extend(found)
         for error in compiler.errors:
             self.errors.append(error)
@@ -286,6 +287,16 @@ class RulesetBuilder(Definitions):
                 counts[deck] = counts.get(deck, 0) + n
         return out
 
+    def held_by(self, copies: dict[str, list[str]]) -> dict[str, tuple]:
+        """card id -> the ids of every copy of its deck (cards with copies only): a new game
+        deals the ids out anew, so which of them are the card is looked up when its trigger
+        fires or its modifier applies (``interpreter/triggers.py``, ``holders``)."""
+        decks: dict[str, list[str]] = {}
+        for ident, ids in copies.items():
+            decks.setdefault(self.deck_of(ident, self.cards[ident][0]), []).extend(ids)
+        ordered = {deck: tuple(sorted(ids, key=lambda i: int(i.rsplit("#", 1)[1]))) for deck, ids in decks.items()}
+        return {ident: ordered[self.deck_of(ident, self.cards[ident][0])] for ident in copies}
+
     def compile_cards(self, compiler: Compiler, decks: dict, attributes: set, abilities: dict) -> tuple[dict, dict]:
         effects, cards = {}, {}
         self.ability_names: dict[int, str] = {}
@@ -334,8 +345,8 @@ class RulesetBuilder(Definitions):
                 active = extra if active is None else (lambda a, b: lambda rt, env: a(rt, env) and b(rt, env))(active, extra)
             value = compile_expression_text(compiler, node["value"], node.where("value"), params)
             compiler.reads = compiler.calls = None
-            for who in copies.get(owner, [owner]) if owner is not None else [None]:  # each copy its own
-                out.setdefault(name, []).append(g.Modifier(name, who, active, value, node.span))
+            out.setdefault(name, []).append(g.Modifier(name, owner, active, value, node.span,
+                                                       copies=copies.get(owner, ()) if owner is not None else ()))
         return out
 
     def initial_entities(self, constants: dict) -> dict[str, dict]:
@@ -434,10 +445,11 @@ def _caller(function: g.Function, modifiers: list[g.Modifier], compiler=None):
         try:
             value = function.expr(rt, env)
             for modifier in modifiers:
-                env["self"] = modifier.owner
-                if modifier.active is None or modifier.active(rt, env):
-                    env["base"] = value
-                    value = modifier.value(rt, env)
+                for who in holders(rt, modifier) if modifier.copies else (modifier.owner,):
+                    env["self"] = who
+                    if modifier.active is None or modifier.active(rt, env):
+                        env["base"] = value
+                        value = modifier.value(rt, env)
         except Exception as exc:
             note_function(exc, function)
             raise

@@ -68,19 +68,46 @@ def enter(rt, stmt: g.Emit | g.Call, frame: list, env: dict) -> bool:
     return True
 
 
+INDEX = ("copies",)  # where the machine's static memo keeps holders' index (no function's name)
+
+
+def holders(rt, owned) -> list:
+    """The copies a trigger or modifier of a card with copies belongs to in this game: the
+    ids of its deck's copies whose record says it is that card (``card``, ``owned.owner``),
+    in id order. A new game deals the ids out anew (``machine.deal_copies``) and a
+    determinized copy may deal faces anew, so it is looked up here, never bound at load:
+    in an index of every copy by its card, kept with the values of static functions (it is
+    forgotten with them when the state is edited by hand, and after a deal) unless some
+    statement writes ``card``."""
+    index = rt.static_memo.get(INDEX)
+    if index is None:
+        index = {}
+        ent = rt.ent
+        for ids in rt.ruleset.copies.values():
+            for ident in ids:
+                record = ent.get(ident)
+                if record is not None:
+                    index.setdefault(record.get("card"), []).append(ident)
+        compiler = rt.ruleset.compiler
+        if compiler is None or "card" not in compiler.written:
+            rt.static_memo[INDEX] = index
+    return index.get(owned.owner, [])
+
+
 def firings(rt, triggers, args: list) -> list:
     """The triggers that answer now (active, their ``if`` true), each with its own names,
     in the order they run: rule files' first in definition order; then, if the ruleset
     orders triggers by controller, each seat's in turn order; then the rest."""
     out = []
     for trigger in triggers:
-        env = dict(zip(trigger.params, [_own(a) for a in args]))
-        env["self"] = trigger.owner
-        if trigger.active is not None and not trigger.active(rt, env):
-            continue
-        if trigger.test is not None and not trigger.test(rt, env):
-            continue
-        out.append([trigger.index, env, None])
+        for who in holders(rt, trigger) if trigger.copies else (trigger.owner,):
+            env = dict(zip(trigger.params, [_own(a) for a in args]))
+            env["self"] = who
+            if trigger.active is not None and not trigger.active(rt, env):
+                continue
+            if trigger.test is not None and not trigger.test(rt, env):
+                continue
+            out.append([trigger.index, env, None])
     conventions = rt.ruleset.conventions
     if "trigger_controller" not in conventions or len(out) < 2:
         return out
@@ -181,7 +208,8 @@ def mark_dispatch(ruleset) -> None:
     ordered = "trigger_controller" in ruleset.conventions
     rich = set(before)
     for event, listeners in ruleset.triggers.items():
-        if any(t.stops for t in listeners) or (ordered and sum(t.owner is not None for t in listeners) > 1):
+        owned = sum(2 if t.copies else 1 for t in listeners if t.owner is not None)  # copies: maybe several
+        if any(t.stops for t in listeners) or (ordered and owned > 1):
             rich.add(event)
     for event, listeners in before.items():
         if any(t.stops for t in listeners):

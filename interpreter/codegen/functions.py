@@ -15,6 +15,7 @@ from lark import Tree
 
 from ..errors import note_function
 from ..limits import BudgetError
+from ..triggers import holders
 from . import writer as settings
 from .expressions import ExpressionWriter, attribute_reads
 from .writer import HELPERS, Unsupported, constants, load_function
@@ -86,15 +87,19 @@ _DEPTH = {"enter": "    if meter.calls >= rt.limits.call_depth:\n        _too_de
 _MODIFY = """\
         env = dict(zip(PARAMS, ({args})))
         for modifier in MODS:
-            env["self"] = modifier.owner
-            if modifier.active is None or modifier.active(rt, env):
-                env["base"] = value
-                value = modifier.value(rt, env)
+            for who in _holders(rt, modifier) if modifier.copies else (modifier.owner,):
+                env["self"] = who
+                if modifier.active is None or modifier.active(rt, env):
+                    env["base"] = value
+                    value = modifier.value(rt, env)
 """
 
 
 def _inlinable(modifier) -> bool:
-    return (modifier.active is None or hasattr(modifier.active, "tree")) and hasattr(modifier.value, "tree")
+    """A modifier of one owner, whose expressions have code (a card with copies: each copy
+    that is the card now, found as the function runs, in the loop of _MODIFY)."""
+    return (not modifier.copies and (modifier.active is None or hasattr(modifier.active, "tree"))
+            and hasattr(modifier.value, "tree"))
 
 
 def _inline_modifiers(writer: ExpressionWriter, names: dict, result: str, modifiers) -> str:
@@ -186,5 +191,5 @@ def generate_function(compiler, function, tree: Tree | None, modifiers: Sequence
     namespace = dict(HELPERS, **constants(writer), F=function, NAME=function.name,
                      PARAMS=tuple(function.params), MODS=tuple(modifiers), zip=zip,
                      STATS=[0, 0], MEASURE=MEASURE, _decide=_decide,
-                     _note=note_function, _too_deep=_too_deep, Exception=Exception)
+                     _note=note_function, _too_deep=_too_deep, Exception=Exception, _holders=holders)
     return load_function(source, f"<rule function {function.name}>", namespace, "_measure")

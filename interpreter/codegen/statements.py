@@ -23,6 +23,7 @@ from ..errors import mark as mark_error
 from ..expressions import own
 from ..limits import check_sequence
 from ..machine import forget
+from ..triggers import holders
 from . import writer as settings
 from .simple import SIMPLE_HELPERS, SimpleWriter
 from .writer import HELPERS, Unsupported, constants, ident, load_function
@@ -282,12 +283,18 @@ class StatementWriter(SimpleWriter):
         chosen = self.tmp()
         self.emit(f"{chosen} = []")
         for trigger in reversed(self.triggers.get(stmt.event, [])):
-            local = self.tmp()
+            local, who = self.tmp(), self.const(trigger.owner)
+            if trigger.copies:  # each copy that is the card in this game (triggers.holders)
+                who = self.tmp()
+                self.emit(f"for {who} in reversed({self.const(holders)}(rt, {self.const(trigger)})):")
+                self.depth += 1
             names = [f"{ident(p)}: {self.own(a)}" for p, a in zip(trigger.params, args)]
-            self.emit(f"{local} = {{{', '.join(names + [repr('self') + ': ' + self.const(trigger.owner)])}}}")
+            self.emit(f"{local} = {{{', '.join(names + [repr('self') + ': ' + who])}}}")
             tests = [f"{self.const(t)}(rt, {local})" for t in (trigger.active, trigger.test) if t is not None]
             self.emit(f"if {' and '.join(tests)}:" if tests else "if True:")
             self.emit(f"    {chosen}.append(({self.const(trigger.body)}, {local}))")
+            if trigger.copies:
+                self.depth -= 1
         return chosen
 
     def branches(self, stmt: g.If, suite) -> None:

@@ -4,7 +4,8 @@ Parameters: ``ruleset`` (a builtin name or a folder, default "original") and ``p
 (default 2). Every chance step of the rules is an explicit chance node: the outcome of each
 ``draw`` (which of the n items of the list) and of each swap of a ``shuffle`` (Fisher-Yates:
 n, n - 1, ..., 2 outcomes), every outcome equally likely, in the order the rules meet them,
-from the setup on (the game's seed plays no part). A decision is the pending player's, its
+from the setup on (the game's seed plays no part); before the setup, the deal of the ids of
+cards with copies (``Game.deal_copies``, a shuffle per deck), as a seeded game deals them. A decision is the pending player's, its
 actions the indices of the legal options (``Game.legal_actions()``).
 
 How: the state keeps the game as it was before the step being resolved (the setup, or the
@@ -145,6 +146,7 @@ class _Position:
         twin.chance_source = ChanceTape(self.outcomes)
         try:
             if step is _SETUP:
+                twin.deal_copies()  # the copies' ids first, as Game.new deals them: chance nodes
                 twin.start("main")
             else:
                 twin.apply(step)
@@ -161,7 +163,7 @@ class _Position:
 @lru_cache(maxsize=32)
 def _start(name: str, players: int) -> _Position:
     """The position of a new game (the same for every game: the setup up to its first chance)."""
-    position = _Position(Game.new(_ruleset(name), players, start=False))
+    position = _Position(Game.new(_ruleset(name), players, start=False, deal=False))
     position.run(_SETUP, chance_bound(name, players))
     return position
 

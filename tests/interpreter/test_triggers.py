@@ -367,3 +367,59 @@ cards:
     game = Game.new(load_ruleset(str(tmp_path / "base"), mods=[str(tmp_path / "soft.yaml")]), 2, 0)
     assert game.state["ent"]["p2"]["vp"] == 10  # polish kept
     assert game.state["ent"]["game"]["heard"] == ["soft guard", "hit", "rules", "after"]  # guard replaced
+
+
+SPARK = _card("spark", """\
+copies: 3
+triggers:
+  - on: attacked(a, b)
+    effect: |
+      game.heard = game.heard + ["on " + self.card]
+  - before: hurt(p)
+    effect: |
+      game.heard = game.heard + ["before " + self.card]
+modifiers:
+  - function: score
+    value: base + (100 if self.card == spark else 1000)
+""", "null")
+DUD = _card("dud", "copies: 4\n", "null")
+
+
+@pytest.mark.parametrize("enabled", [False, True])
+def test_a_copys_triggers_and_modifiers_act_as_that_copy_wherever_the_game_dealt_it(tmp_path, monkeypatch,
+                                                                                      enabled):
+    """A new game deals the copies' ids anew: 'self' of a copy's trigger or modifier is always
+    a copy of the card that has it (never a copy of another card of the deck), each once."""
+    monkeypatch.setattr(codegen, "ENABLED", enabled)
+    main = ("    for c in entities(card):\n        c.holder = one\n" + DEFAULT_MAIN
+            + "    hurt(two)\n    one.hp = score(one)\n")
+    ruleset = _load(tmp_path, {"spark": SPARK, "dud": DUD}, main, manifest=MANIFEST)
+    dealt = set()
+    for seed in range(8):
+        game = Game.new(ruleset, 2, seed)
+        sparks = tuple(sorted(c for c, r in game.state["ent"].items() if r.get("card") == "spark"))
+        dealt.add(sparks)
+        heard = game.state["ent"]["game"]["heard"]
+        assert heard.count("on spark") == 3 and "on dud" not in heard
+        assert heard.count("before spark") == 3 and "before dud" not in heard
+        assert game.state["ent"]["p1"]["hp"] == 300
+    assert len(dealt) > 1  # the deal differs between seeds: the ids say nothing
+
+
+def test_a_copys_triggers_follow_its_card_when_the_state_is_edited(tmp_path):
+    """A determinized copy deals unseen faces (a copy's 'card' too) by hand: after
+    state_edited, the triggers act as what each copy now is (the index of copies is redone)."""
+    main = "    for c in entities(card):\n        c.holder = one\n" + DEFAULT_MAIN + "    one.hp = score(one)\n"
+    ruleset = _load(tmp_path, {"spark": SPARK, "dud": DUD}, main, manifest=MANIFEST)
+    game = Game.new(ruleset, 2, 3)
+    ent = game.state["ent"]
+    spark = next(c for c, r in ent.items() if r.get("card") == "spark")
+    dud = next(c for c, r in ent.items() if r.get("card") == "dud")
+    ent[spark]["card"], ent[dud]["card"] = "dud", "spark"
+    game.state_edited()
+    ent["game"]["heard"] = []
+    game.start("main")
+    selves = [c for c, r in ent.items() if r.get("card") == "spark"]
+    assert dud in selves and spark not in selves
+    assert ent["game"]["heard"].count("on spark") == 3 and "on dud" not in ent["game"]["heard"]
+    assert ent["p1"]["hp"] == 300

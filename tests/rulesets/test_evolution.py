@@ -155,3 +155,52 @@ def test_random_mutations_hide_the_gene_pool_from_its_owner():
     game = _played(load_ruleset("evolution", variants=["random_mutations"]), 2, 3, 5)
     me = game.state["players"][0]
     assert game.state["ent"][me]["hand"] and set(game.view(0)["ent"][me]["hand"]) == {"?"}
+
+
+def test_random_mutations_hide_a_new_animals_card_from_its_owner_until_revealed():
+    """The variant declares the faces of deck 'evolution' (a deck, in a variant file) as seen
+    by nobody: a new animal's card is unseen by its owner too (EVO-RB Random Mutations: "you may
+    not look at the card"), a card played as a trait was revealed to all."""
+    ruleset = load_ruleset("evolution", variants=["random_mutations"])
+    assert set(ruleset.hidden.faces) == {"evolution"}
+    game = _played(ruleset, 2, 4, 40)
+    ent, bodies, traits = game.state["ent"], 0, 0
+    for seat, me in enumerate(game.state["players"]):
+        view = game.view(seat)["ent"]
+        for record in ent.values():
+            if record.get("kind") == "animal" and record["player"] == me and record["body"] is not None:
+                card = view[record["body"]]
+                if ent[record["body"]].get("seen_by") is None:  # never revealed: no face shows
+                    bodies += 1
+                    assert card["main"] == card["short"] == card["card"] == "?"
+            if record.get("kind") == "feature" and record["source"] is not None:
+                traits += 1
+                assert view[record["source"]]["main"] == ent[record["source"]]["main"]
+    assert bodies and traits
+
+
+def test_a_faces_entry_names_a_kind_or_a_deck(tmp_path):
+    """A mod (like a variant) may declare the faces of a deck; a name that is neither a kind
+    nor a deck is a positioned error that suggests the deck."""
+    from speciation import RuleErrors
+    good, bad = tmp_path / "good", tmp_path / "bad"
+    for folder, name in ((good, "evolution"), (bad, "evolutoin")):
+        folder.mkdir()
+        (folder / "mod.yaml").write_text(f"mod: {folder.name}\nversion: '1'\ntargets: [evolution]\nhidden:\n"
+                                         f"  faces:\n    {name}: {{attributes: [main, short], seen_by: all}}\n")
+    assert set(load_ruleset("evolution", mods=[str(good)]).hidden.faces) == {"evolution"}
+    with pytest.raises(RuleErrors) as caught:
+        load_ruleset("evolution", mods=[str(bad)])
+    error = caught.value.errors[0]
+    assert (Path(error.span.path).name, error.span.line) == ("mod.yaml", 6)
+    assert "there is no kind or deck 'evolutoin'" in error.message and "evolution" in str(error)
+
+
+def test_a_mod_may_change_what_the_base_rule_files_declare(tmp_path):
+    """Extend, don't fork: a mod's (and a variant's) 'kinds' may set a kind's 'max' as a base
+    rule file does (before: "unknown key 'max'")."""
+    folder = tmp_path / "herds"
+    folder.mkdir()
+    (folder / "mod.yaml").write_text("mod: herds\nversion: '1'\ntargets: [evolution]\nkinds:\n  animal:\n    max: 120\n")
+    assert len(load_ruleset("evolution", mods=[str(folder)]).creatable["animal"][1]) == 120
+    assert len(load_ruleset("evolution").creatable["animal"][1]) == 80

@@ -57,11 +57,13 @@ def _play(state, choose_outcome, choose_action, decisions=None):
     return met
 
 
-@pytest.mark.parametrize("ruleset, decisions", [(TOY, None), ("original", 60), ("marine", 60)])
+@pytest.mark.parametrize("ruleset, decisions", [(TOY, None), ("original", 60), ("marine", 60), ("evolution", 60),
+                                               ("catastrophic", 60)])
 def test_openspiel_every_chance_step_is_a_chance_node(ruleset, decisions, monkeypatch):
     """The rules' own chance, step by step: a game played through the adapter with the
     outcomes a seeded ``Game`` drew (each chance node having as many outcomes as the list the
-    rules drew from or shuffled) is that game, state for state (bar the seed and generator)."""
+    rules drew from or shuffled, or the copies' ids a new game deals) is that game, state for
+    state (bar the seed and generator)."""
     import random
 
     from speciation import Game, load_ruleset
@@ -114,8 +116,9 @@ def test_openspiel_chance_played_by_rule_is_reproducible(ruleset, decisions):
             met = _play(state, (lambda n: 0) if policy == "first" else (lambda n: int(rng.randint(n))),  # noqa: B023
                         lambda legal: int(rng.choice(legal)), decisions)  # noqa: B023
             digests.append(str(state))
-            taped = Game.new(state.inner.ruleset, 2, start=False)
+            taped = Game.new(state.inner.ruleset, 2, start=False, deal=False)
             taped.chance_source = ChanceTape([outcome for _, outcome in met])
+            taped.deal_copies()
             taped.start("main")
             for step in state.full_history():
                 if step.player != pyspiel.PlayerId.CHANCE:
