@@ -60,6 +60,16 @@ class For(Stmt):
 
 
 @dataclass(slots=True, eq=False)
+class Simultaneously(Stmt):
+    """``simultaneously for var in items: body``: one fiber per item, each deciding for its
+    own seat, all pending at once (interpreter/fibers.py)."""
+
+    var: str = ""
+    items: Expr = None  # type: ignore[assignment]
+    body: Block = None  # type: ignore[assignment]
+
+
+@dataclass(slots=True, eq=False)
 class While(Stmt):
     test: Expr = None  # type: ignore[assignment]
     body: Block = None  # type: ignore[assignment]

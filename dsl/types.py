@@ -334,7 +334,7 @@ def _straight(tree: Tree) -> Iterable[Tree]:
             kind = node.data
             if kind in ("if_stmt", "while_stmt", "repeat_stmt", "elif_clause"):
                 stack.append(node.children[0])
-            elif kind == "for_stmt":
+            elif kind in ("for_stmt", "simultaneous_stmt"):
                 stack.append(node.children[1])
             elif kind == "cond_expr":
                 stack.append(node.children[1])
@@ -353,7 +353,8 @@ def _bound(tree: Tree) -> set[str]:
     """Names a program binds itself (let, for, choose, draw, comprehension)."""
     out = set()
     for node in tree.iter_subtrees():
-        if node.data in ("let_stmt", "for_stmt", "draw_stmt", "comprehension", "multi_comprehension", "comp_for"):
+        if node.data in ("let_stmt", "for_stmt", "draw_stmt", "comprehension", "multi_comprehension", "comp_for",
+                         "simultaneous_stmt"):
             token = node.children[1] if node.data in ("comprehension", "multi_comprehension") else node.children[0]
             out.add(str(token))
         elif node.data == "choose_stmt":

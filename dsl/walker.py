@@ -20,7 +20,7 @@ STATEMENT_KINDS = frozenset({
     "let_stmt", "assign_stmt", "aug_stmt", "choose_stmt", "draw_stmt", "shuffle_stmt", "call_stmt",
     "emit_stmt", "perform_stmt", "break_stmt", "return_stmt", "pass_stmt", "if_stmt", "for_stmt",
     "while_stmt", "repeat_stmt", "settle_stmt", "reveal_stmt", "hide_stmt", "emit_block", "prevention_stmt",
-    "stop_stmt"})
+    "stop_stmt", "simultaneous_stmt"})
 NODE_KINDS = EXPRESSION_KINDS | STATEMENT_KINDS
 
 

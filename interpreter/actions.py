@@ -54,7 +54,7 @@ class Offer:
 
     __slots__ = ("pending", "_machine", "_id", "_env", "_describe")
 
-    def __init__(self, machine, pending: dict, decision: tuple[str, int], env: dict):
+    def __init__(self, machine, pending: dict, decision: tuple[str, int] | str, env: dict):
         self.pending = pending
         self._machine = machine
         self._id: tuple[str, int] | str = decision  # (the game's token, the decision's number), joined when read

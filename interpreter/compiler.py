@@ -311,6 +311,16 @@ class Compiler(ExpressionCompiler):
         name, items, suite = tree.children
         return self._add(g.For(scope.span(tree), str(name), self.expr(items, scope), self.suite(suite, scope)))
 
+    def s_simultaneous_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
+        name, items, suite = tree.children
+        for choose in suite.find_data("choose_stmt"):  # a decision visibly not by the seat's own
+            by = [o for o in choose.children if isinstance(o, Tree) and o.data == "choose_by"]
+            if not by or not any(isinstance(t, Token) and str(t) == str(name) for t in by[0].scan_values(bool)):
+                self.error(f"every decision inside 'simultaneously for {name}' is made by {name}'s seat: "
+                           f"write 'by {name}' (or by an entity {name} controls)", scope.span(choose))
+        return self._add(g.Simultaneously(scope.span(tree), str(name), self.expr(items, scope),
+                                          self.suite(suite, scope)))
+
     def s_while_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
         test, suite = tree.children
         return self._add(g.While(scope.span(tree), self.expr(test, scope), self.suite(suite, scope)))
@@ -414,12 +424,12 @@ def _bound_names(stmts: list) -> set[str]:
     for tree in stmts:
         if not isinstance(tree, Tree):
             continue
-        if tree.data in ("let_stmt", "for_stmt", "draw_stmt"):
+        if tree.data in ("let_stmt", "for_stmt", "draw_stmt", "simultaneous_stmt"):
             names.add(str(tree.children[0]))
         elif tree.data == "choose_stmt":
             kids = [k for k in tree.children if isinstance(k, Token) and k.type == "NAME"]
             names.add(str(kids[0]))
-        if tree.data in ("if_stmt", "for_stmt", "while_stmt", "repeat_stmt", "suite",
+        if tree.data in ("if_stmt", "for_stmt", "while_stmt", "repeat_stmt", "suite", "simultaneous_stmt",
                          "elif_clause", "else_clause", "emit_block"):
             names |= _bound_names(tree.children)
     return names

@@ -16,7 +16,7 @@ import secrets
 from typing import Any
 
 from ..dsl.errors import ArgumentError, IllegalActionError, RuleRuntimeError
-from . import rng, views, visibility
+from . import fibers, pending as _pending, rng, views
 from .actions import _COPIED, EMPTY, PASS_LABEL, Action, LegalActions, Offer, _Offered, option_index  # noqa: F401 (API)
 from .machine import Machine, deal_copies
 from .views import copy_plain as _copy
@@ -115,8 +115,11 @@ class Game:
     def decision_id(self) -> str | None:
         """The id of the pending decision (None when the game is over): this game's identity
         and the number of decisions taken before it. Actions carry it."""
-        if self.state["pending"] is None:
+        pending = self.state["pending"]
+        if pending is None:
             return None
+        if "fiber" in pending:  # the first of several (interpreter/pending.py)
+            return _pending.fiber_id(self, pending)
         known = self._id  # (token, number, id): made once per decision
         if known[1] != self.decision_number or known[0] is not self._token:
             known = self._id = (self._token, self.decision_number, f"{self._token}/{self.decision_number}")
@@ -127,6 +130,13 @@ class Game:
     @property
     def pending(self) -> dict | None:
         return self.state["pending"]
+
+    def decisions(self) -> list[_pending.Decision]:
+        """Every pending decision, one per deciding seat, in seat order (empty once the
+        game is over): one, the game's pending decision, except while the seats of a
+        ``simultaneously`` statement all decide. ``legal_actions()``, ``decision_id``,
+        ``prompt``, ``current_player`` refer to the first (interpreter/pending.py)."""
+        return _pending.decisions(self)
 
     @property
     def current_actor(self) -> str | None:
@@ -222,6 +232,8 @@ class Game:
             return EMPTY
         offer = self._offer
         if offer is None or offer.pending is not pending:  # the first listing of this decision
+            if "fiber" in pending:  # the first of several: its own id and names
+                return _pending.fiber_actions(self, pending["fiber"][0], pending)
             stack = self.state["stack"]
             offer = self._offer = Offer(self._machine, pending, (self._token, self.decision_number),
                                         stack[stack[-1][3]][2])
@@ -235,7 +247,9 @@ class Game:
         decision it answers: refused at any other decision or by another game), or a bare
         option value (``None``: pass) together with the id of the decision it answers:
         ``game.apply(value, decision=game.decision_id)``. A bare value without a decision is
-        refused: sent one decision late it would answer another question."""
+        refused: sent one decision late it would answer another question. While several
+        decisions are pending (``decisions()``), the action of any of them is taken, by the
+        id it carries or *decision*."""
         pending = self.state["pending"]
         if pending is None:
             raise IllegalActionError("the game is over; no action is legal")
@@ -245,14 +259,16 @@ class Game:
             index: int | None = action._index  # offered for this very decision, its value unread: no search
         else:
             if decision is not None and decision != self.decision_id:
-                self._refuse_decision(decision, pending)
+                pending = self._named(decision, pending)
             if isinstance(action, Action):
                 offered = action.decision
-                if offered is not None and offered != self.decision_id:
-                    self._refuse_decision(offered, pending)
+                if offered is not None and offered != (decision or self.decision_id):
+                    pending = self._named(offered, pending) if decision is None else _pending.refuse(self, offered, pending)
                 decision = decision or offered
                 action = action.value
             if decision is None:
+                if "fiber" in pending:
+                    _pending.unnamed(self, action)
                 raise IllegalActionError(
                     f"{self._machine.label(action)!r} names no decision: apply an Action from "
                     "legal_actions(), or a value with the decision it answers: "
@@ -264,37 +280,28 @@ class Game:
                     f"{self._machine.label(action)!r} is not a legal choice for "
                     f"'{pending['prompt'] or pending['var']}' now; legal: {shown}")
         value = _copy(pending["options"][index]) if index is not None else None
+        fiber = pending.get("fiber")
         if self._machine.keep_log:
-            self._log_choice(pending, value)
+            if fiber is None:
+                _pending.log_choice(self, pending, value)
+            else:
+                with fibers.inside(self._machine, self.state["stack"][-1][2][fiber[0]]):
+                    _pending.log_choice(self, pending, value)
         if self._history is not None:
             self._history["decisions"].append([pending["actor"], _copy(value)])
         self.decision_number += 1
-        self._machine.resolve(value)
-
-    def _log_choice(self, pending: dict, value: Any) -> None:
-        actor = self._machine.label(pending["actor"])
-        choice = self._machine.label(value) if value is not None else self._machine.names.get("passes", "passes")
-        line = f"  {actor}: {self._machine.shown_prompt() or pending['var']} → {choice}"
-        if pending.get("private"):  # a secret choice: only its player reads it
-            owner = self.state["players"][self.player_of(pending["actor"])]
-            self._machine.add_log_line([owner, line], line)
-        elif self.ruleset.hidden.faces and value is not None:  # it may name what some seat does not see
-            head = line[:len(line) - len(choice)]
-            for each in visibility.log_lines(self._machine, (value,), lambda label: head + label(value)) or [line]:
-                self._machine.add_log_line(each, each if isinstance(each, str) else each[1])
+        if fiber is None:
+            self._machine.resolve(value)
         else:
-            self._machine.add_log_line(line, line)
+            fibers.resolve(self._machine, fiber[0], value)
 
-    def _refuse_decision(self, decision: Any, pending: dict) -> None:
-        """Raise the reason why *decision* is not the pending one of this game."""
-        now = f"the pending decision {self.decision_number + 1} ('{pending['prompt'] or pending['var']}')"
-        token, _, number = decision.partition("/") if isinstance(decision, str) else ("", "", "")
-        if not (token and number.isdigit()):
-            raise IllegalActionError(f"{str(decision)[:40]!r} is not a decision id; {now} is {self.decision_id}")
-        if token != self._token:
-            raise IllegalActionError(f"this action was offered by another game; {now} is this game's")
-        raise IllegalActionError(f"this action answers decision {int(number) + 1} of this game, "
-                                 f"not {now}")
+    def _named(self, decision: Any, pending: dict) -> dict:
+        """The pending decision *decision* names (one of several), or raise why none."""
+        found = _pending.find(self, decision) if "fiber" in pending else None
+        if found is None:
+            _pending.refuse(self, decision, pending)
+        assert found is not None
+        return found[1]
 
     @property
     def is_over(self) -> bool:

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..dsl import graph as g
 from ..dsl.errors import RuleRuntimeError
-from . import rng, triggers, visibility
+from . import fibers, rng, triggers, visibility
 from .compiler import keep
 from .decisions import checking, fire_checks, settle, subsets
 from .errors import call_chain, in_authors_words, mark
@@ -236,6 +236,8 @@ class Machine(Steps):
                     settle(self, frame)
                 elif kind is g.CallValue:  # the macro it called has ended
                     self._receive(node, frame, env)
+                elif kind is g.Simultaneously:  # its fibers run, or wait (interpreter/fibers.py)
+                    fibers.step(self, node, frame)
                 else:  # a dispatched event (interpreter/triggers.py)
                     triggers.step(self, node, frame)
         except RuleRuntimeError:
@@ -322,6 +324,8 @@ class Machine(Steps):
             if stmt.value is not None and stack and type(self.nodes[stack[-1][0]]) is g.CallValue:
                 stack[-1][2] = [value]  # the macro's value, for the let waiting under it
             return True
+        if type(stmt) is g.Simultaneously:
+            return fibers.enter(self, stmt, frame, env)
         raise ValueError(f"cannot run {kind.__name__}")  # pragma: no cover
 
     def _receive(self, node: g.CallValue, frame: list, env: dict) -> None:

@@ -220,11 +220,14 @@ def _replay_one(game, history: dict, number: int, actor: str, value: Any, total:
     if game.is_over:
         raise ReplayError(f"{where} ({actor}: {value!r}) is no longer legal: the game is over before it",
                           number, "", value, game)
-    if game.current_actor != actor:
-        raise ReplayError(f"{where} ({game.label(actor)}: {value!r}) is no longer legal: "
-                          f"'{prompt}' is now for {game.label(game.current_actor)}", number, prompt, value, game)
+    decision = game.decision_id
+    if game.current_actor != actor:  # one of several deciding at once, or no longer legal
+        decision = next((d.id for d in game.decisions() if d.actor == actor), None)
+        if decision is None:
+            raise ReplayError(f"{where} ({game.label(actor)}: {value!r}) is no longer legal: "
+                              f"'{prompt}' is now for {game.label(game.current_actor)}", number, prompt, value, game)
     try:
-        game.apply(value, decision=game.decision_id)
+        game.apply(value, decision=decision)
     except IllegalActionError as exc:
         raise ReplayError(f"{where} ({game.label(actor)}: '{prompt}' → {game.label(value)}) is no longer "
                           f"legal: {exc}", number, prompt, value, game) from None
@@ -282,8 +285,11 @@ def check_state(state: dict, ruleset) -> None:
     _check_stack(state, ruleset, bad)
 
 
-def _check_stack(state: dict, ruleset, bad) -> None:
-    stack, pending, nodes = state["stack"], state["pending"], ruleset.nodes
+def _check_stack(state: dict, ruleset, bad, stack=None, pending=None, inner: bool = False) -> None:
+    """The machine's stack and pending decision (or, *inner*, a fiber's: interpreter/fibers.py)."""
+    if not inner:
+        stack, pending = state["stack"], state["pending"]
+    nodes = ruleset.nodes
     if not isinstance(stack, list):
         raise bad("the machine's stack")
     for index, frame in enumerate(stack):
@@ -292,9 +298,11 @@ def _check_stack(state: dict, ruleset, bad) -> None:
                 and 0 <= frame[0] < len(nodes) and 0 <= frame[3] <= index
                 and isinstance(stack[frame[3]][2], dict)):
             raise bad(f"frame {index} of the machine's stack")
+        if isinstance(nodes[frame[0]], g.Simultaneously):
+            _check_fibers(state, ruleset, bad, frame[2], inner or index != len(stack) - 1)
     if pending is None:
         return
-    if not isinstance(pending, dict) or set(pending) != PENDING_KEYS or not stack:
+    if not isinstance(pending, dict) or set(pending) - {"fiber"} != PENDING_KEYS or not stack:
         raise bad("the pending decision")
     node = pending["node"]
     if not (isinstance(node, int) and 0 <= node < len(nodes) and isinstance(nodes[node], g.Choose)
@@ -302,3 +310,24 @@ def _check_stack(state: dict, ruleset, bad) -> None:
             and isinstance(pending["actor"], str) and pending["actor"] in state["ent"]
             and isinstance(pending["prompt"], str) and isinstance(pending["optional"], bool)):
         raise bad("the pending decision")
+    fiber = pending.get("fiber")
+    if fiber is not None or inner:  # a fiber's: its place, and the same as its fiber holds
+        top = stack[-1] if not inner else None
+        if not (isinstance(fiber, list) and len(fiber) == 2 and all(type(x) is int and x >= 0 for x in fiber)) or (
+                top is not None and not (isinstance(nodes[top[0]], g.Simultaneously) and fiber[0] < len(top[2])
+                                         and top[2][fiber[0]]["pending"] == pending)):
+            raise bad("the pending decision of a seat deciding at the same time as others")
+
+
+def _check_fibers(state: dict, ruleset, bad, fibers_: Any, nested: bool) -> None:
+    """The fibers of a simultaneous statement's frame: each with its stack and pending."""
+    players = state["players"]
+    if nested or not isinstance(fibers_, list) or not fibers_:
+        raise bad("a simultaneous statement's frame")
+    for fiber in fibers_:
+        if not (isinstance(fiber, dict) and set(fiber) == {"actor", "seat", "stack", "pending"}
+                and type(fiber["seat"]) is int and 0 <= fiber["seat"] < len(players)):
+            raise bad("a seat's part of a simultaneous statement")
+        _check_stack(state, ruleset, bad, fiber["stack"], fiber["pending"], inner=True)
+        if fiber["stack"] and isinstance(fiber["stack"][0], list) and fiber["stack"][0][3] != 0:
+            raise bad("a seat's part of a simultaneous statement")

@@ -61,10 +61,25 @@ def view(game, player: int) -> dict:
         hide(record, me, hidden)
     state["log"] = game.log_for(player)
     pending = state.get("pending")
+    if pending is not None and "fiber" in pending:  # several seats decide: this one's own, if it has one
+        return _simultaneous(game, player, state)
     if pending is not None:
         pending["id"], pending["prompt"] = game.decision_id, game.prompt  # the prompt in the game's language
         if game.player_of(pending["actor"]) != player:
             pending["options"] = ["?"] * len(pending["options"])
+    return state
+
+
+def _simultaneous(game, player: int | None, state: dict) -> dict:
+    """While several seats decide at once: the view's ``pending`` is the seat's own decision
+    (else the first's, its options ``"?"``), and ``deciding`` lists the seats deciding."""
+    decisions = game.decisions()
+    mine = [d for d in decisions if d.player == player] or decisions[:1]
+    state["pending"] = pending = _copy(mine[0].pending)
+    pending["id"], pending["prompt"] = mine[0].id, mine[0].prompt
+    if mine[0].player != player:
+        pending["options"] = ["?"] * len(pending["options"])
+    state["deciding"] = [d.player for d in decisions]
     return state
 
 
@@ -79,6 +94,8 @@ def public_view(game) -> dict:
     state["log"] = [line if isinstance(line, str) else line[1] for line in game.state["log"]
                     if isinstance(line, str) or line[0] is None]  # [None, text]: spectators' own
     pending = state.get("pending")
+    if pending is not None and "fiber" in pending:
+        pending = _simultaneous(game, None, state)["pending"]
     if pending is not None:
         pending["id"], pending["prompt"] = game.decision_id, game.prompt  # the prompt in the game's language
         pending["options"] = ["?"] * len(pending["options"])
