@@ -29,6 +29,11 @@ The seat's view of the copy equals its view of the game. The copy also gets a fr
 generator (future chance is unknown too), no scripted chance, no private log lines of other
 players, and another player's pending options renamed like the items they came from.
 Not resampled: local names of rules paused mid-way (the stack), which no view shows.
+While several seats decide at once (``simultaneously``, :mod:`.fibers`), the other seats'
+parts (their pending options and their local names) are renamed like the items they came
+from, so a commitment the rules keep among hidden items is resampled with them; and the
+copy's pending decision (``decision_id``, ``legal_actions()``) is the seat's own, if it has
+one, so a search answers it first.
 """
 from __future__ import annotations
 
@@ -36,7 +41,7 @@ import marshal
 import random
 from typing import Any
 
-from . import rng as game_rng
+from . import fibers, rng as game_rng
 from .views import copy_plain as _copy
 from .visibility import FIELD, face_of, sees
 
@@ -97,7 +102,10 @@ def determinize(game, seat: int, generator: random.Random, log: bool = True):
         _deal_whole(state["ent"], singles, generator)
     if hidden.faces:
         _deal_faces(state["ent"], hidden, me, generator)
-    _rename_pending(copy, seat, renamed)
+    if fibers.frame_of(state) is not None:  # seats deciding at once: the others' parts renamed, this seat's first
+        _rename_fibers(state, seat, renamed)
+    else:
+        _rename_pending(copy, seat, renamed)
     state["rng"] = game_rng.seed_state(generator.getrandbits(63))
     state["chance"] = []
     copy.state_edited()
@@ -180,3 +188,27 @@ def _rename_pending(game, seat: int, renamed: dict) -> None:
     if pending is None or not renamed or game.player_of(pending["actor"]) == seat:
         return
     pending["options"] = [renamed.get(repr(option), option) for option in pending["options"]]
+
+
+def _rename_fibers(state: dict, seat: int, renamed: dict) -> None:
+    """Other seats' parts of a simultaneous statement: pending options and local names
+    renamed (new lists and dicts: the copy may share none of them); the pending decision
+    of the copy is *seat*'s own if it has one, else the first by seat."""
+    frame = state["stack"][-1]
+    for fiber in frame[2]:
+        if fiber["seat"] == seat or not renamed:
+            continue
+        for each in fiber["stack"]:
+            each[2] = _renamed(each[2], renamed)
+        if fiber["pending"] is not None:
+            fiber["pending"] = {**fiber["pending"], "options": _renamed(fiber["pending"]["options"], renamed)}
+    waiting = [f for f in frame[2] if f["pending"] is not None]
+    state["pending"] = min(waiting, key=lambda f: (f["seat"] != seat, f["seat"]))["pending"]
+
+
+def _renamed(value: Any, renamed: dict) -> Any:
+    if isinstance(value, dict):
+        return {k: _renamed(v, renamed) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_renamed(v, renamed) for v in value]
+    return renamed.get(repr(value), value) if isinstance(value, str) else value

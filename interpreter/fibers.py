@@ -79,11 +79,22 @@ def inside(machine, fiber: dict):
     state = machine.state
     outer_stack, outer_pending = state["stack"], state["pending"]
     state["stack"], state["pending"] = fiber["stack"], fiber["pending"]
+    log, start = state["log"], len(state["log"])
     try:
         yield
     finally:
         fiber["stack"], fiber["pending"] = state["stack"], state["pending"]
         state["stack"], state["pending"] = outer_stack, outer_pending
+        if len(log) > start:
+            _own_lines(log, start, state["players"][fiber["seat"]])
+
+
+def _own_lines(log: list, start: int, owner: str) -> None:
+    """What a seat's part writes in the log is for that seat alone until the rules reveal
+    it: a line for everyone becomes the seat's; a line for another seat (or spectators)
+    goes."""
+    lines = [line if line.__class__ is not str else [owner, line] for line in log[start:]]
+    log[start:] = [line for line in lines if line[0] == owner]
 
 
 def step(machine, node: g.Simultaneously, frame: list) -> None:

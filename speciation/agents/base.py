@@ -49,8 +49,24 @@ class SeatView:
 
     @property
     def my_turn(self) -> bool:
-        """Is the pending decision this seat's?"""
+        """Is a pending decision this seat's? (While several seats decide at once, each of
+        them has its own: ``Game.decisions()``.)"""
+        pending = self._game.state["pending"]
+        if pending is not None and "fiber" in pending:
+            return self._own() is not None
         return self._game.current_player == self.seat
+
+    def _own(self):
+        """This seat's pending decision while several seats decide at once, or None."""
+        return next((d for d in self._game.decisions() if d.player == self.seat), None)
+
+    @property
+    def decision_id(self) -> str | None:
+        """The id of this seat's pending decision (None when it has none)."""
+        if not self.my_turn:
+            return None
+        own = self._own() if "fiber" in self._game.state["pending"] else None
+        return own.id if own is not None else self._game.decision_id
 
     @property
     def is_over(self) -> bool:
@@ -58,21 +74,40 @@ class SeatView:
 
     @property
     def actor(self) -> Any:
-        """Who decides now (a player, or an entity a player controls); public."""
-        return self._game.current_actor
+        """Who decides now (a player, or an entity a player controls; this seat's own while
+        several decide at once); public."""
+        own = self._own() if self._simultaneous else None
+        return own.actor if own is not None else self._game.current_actor
 
     @property
     def current_player(self) -> int | None:
-        """The seat deciding now, or None when the game is over."""
+        """The seat deciding now (the first of several), or None when the game is over."""
         return self._game.current_player
+
+    @property
+    def deciding(self) -> list[int]:
+        """The seats with a pending decision (several while they decide at once); public."""
+        return [d.player for d in self._game.decisions()]
+
+    @property
+    def _simultaneous(self) -> bool:
+        pending = self._game.state["pending"]
+        return pending is not None and "fiber" in pending
 
     @property
     def prompt(self) -> str:
         """The prompt of this seat's pending decision ("" when it is not its turn)."""
+        if self._simultaneous:
+            own = self._own()
+            return own.prompt if own is not None else ""
         return self._game.prompt if self.my_turn else ""
 
     def legal_actions(self) -> Sequence[Action]:
-        """The legal actions of this seat's pending decision ([] when it is not its turn)."""
+        """The legal actions of this seat's pending decision ([] when it is not its turn).
+        Each action names its decision: ``game.apply(action)`` answers this seat's."""
+        if self._simultaneous:
+            own = self._own()
+            return own.legal_actions() if own is not None else []
         return self._game.legal_actions() if self.my_turn else []
 
     def view(self) -> dict:
@@ -96,7 +131,8 @@ class SeatView:
         """A full copy of the game in which everything hidden from this seat is resampled
         (using *rng*, the agent's own generator) consistently with what the seat has seen;
         an agent may search it freely (``interpreter/determinize.py``). With ``log=False`` the copy
-        has an empty log and keeps none (cheaper, for searches)."""
+        has an empty log and keeps none (cheaper, for searches). While several seats decide at
+        once, the copy's pending decision is this seat's (its ``decision_id``, ``legal_actions()``)."""
         copy = determinize(self._game, self.seat, rng, log)
         copy.keep_log = log
         return copy
