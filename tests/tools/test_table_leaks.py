@@ -43,6 +43,8 @@ RULESETS = {
     "marine": {"order": True, "values": True},
     "evolution": {"order": False, "values": False},
     str(FIXTURES / "faces"): {"order": False, "values": False, "faces": True},  # revealed to one seat, to all
+    str(FIXTURES / "sealed"): {"order": False, "values": False},  # seats commit at once, revealed together
+    # (every sealed value is revealed by the end; test_table_simultaneous.py looks before the reveal)
 }
 
 

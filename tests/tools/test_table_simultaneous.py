@@ -244,12 +244,11 @@ def test_agents_answer_their_parts_without_waiting_on_the_person(running):
         state = recv(page)
         assert state["yours"]
         deadline = time.monotonic() + 30
-        while session.deciders != [0] and time.monotonic() < deadline:
-            drain(page, 0.2)
+        while state["deciders"] != [0] and time.monotonic() < deadline:
+            state = recv(page)   # the page hears of each agent's answer
         assert session.deciders == [0] and len(session.decisions) == 4   # two agents, two answers each
-        state = [m for m in drain(page) if m["type"] == "state"] or [state]
-        assert state[-1]["yours"] and state[-1]["deciders"] == [0]
-        seal(page, "cobalt", "boldly")
+        assert state["yours"] and state["prompt"] == "seal a stone" and session.agent_to_move() is False
+        seal(page, "cobalt", "boldly", state)
         while not any("reveals" in line for line in recv(page)["log"]):
             pass
 
