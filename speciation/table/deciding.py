@@ -20,27 +20,7 @@ def decisions_of(game: Game) -> list:
     """The pending decisions of *game*, in seat order (none once it is over)."""
     if game.is_over:
         return []
-    listed = getattr(game, "decisions", None)
-    return list(listed()) if callable(listed) else [_Only(game)]
-
-
-class _Only:
-    """The one pending decision of a game whose API lists no decisions (before several)."""
-
-    def __init__(self, game: Game):
-        self._game, self.pending = game, game.pending
-        self.player, self.id, self.actor = game.current_player, game.decision_id, game.current_actor
-
-    @property
-    def prompt(self) -> str:
-        return self._game.prompt
-
-    @property
-    def optional(self) -> bool:
-        return bool(self.pending and self.pending["optional"])
-
-    def legal_actions(self):
-        return self._game.legal_actions()
+    return game.decisions()
 
 
 def deciders(game: Game) -> list[int]:
