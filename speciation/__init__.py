@@ -10,9 +10,10 @@ from .dsl.errors import (ArgumentError, CompileError, IllegalActionError, LoadEr
                          RuleError, RuleErrors, RuleRuntimeError, SaveFileError, SchemaError, SpeciationError)
 from .interpreter.ruleset import Ruleset, available_rulesets, load_ruleset
 from .interpreter.game import Action, Game, LegalActions
+from .interpreter.pending import Decision
 from .api import determinize, load_save, replay, save_json
 
-__all__ = ["Action", "ArgumentError", "CompileError", "Game", "IllegalActionError", "LegalActions",
+__all__ = ["Action", "ArgumentError", "CompileError", "Decision", "Game", "IllegalActionError", "LegalActions",
            "LoadError", "ParseError", "ReplayError", "RuleError", "RuleErrors", "RuleRuntimeError",
            "Ruleset", "SaveFileError", "SchemaError", "SpeciationError", "available_rulesets",
            "determinize", "load_ruleset", "load_save", "replay", "save_json"]

@@ -92,6 +92,11 @@ class Feeder:
         game, pending, item = self.game, self.game.pending, choice.item
         assert pending is not None  # a choice is matched at a decision
         where = f"{choice.span}: choice {self.used}"
+        actions = game.legal_actions()
+        if "fiber" in pending and isinstance(item, dict) and "by" in item:  # several seats decide: 'by' picks one
+            for decision in game.decisions():
+                if str(item["by"]) in (str(decision.actor), game.label(decision.actor)):
+                    pending, actions = decision.pending, decision.legal_actions()
         if isinstance(item, dict) and "by" in item:
             actor = pending["actor"]
             if str(item["by"]) not in (str(actor), game.label(actor)):
@@ -110,7 +115,7 @@ class Feeder:
             pick = evaluate(choice.expr, game, self.env, f"{where}: cannot evaluate the choice")
         else:
             pick = json.loads(json.dumps(item.get("pick") if isinstance(item, dict) else item))
-        action = find_action(game.legal_actions(), pick)
+        action = find_action(actions, pick)
         if action is None:
             self.fail(f"{where}: {show(pick)} is not a legal choice for {describe_pending(game)}; "
                       f"legal: {legal(game)}")
