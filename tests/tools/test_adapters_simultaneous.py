@@ -140,10 +140,7 @@ def test_openspiel_random_simulations_and_the_turn_based_conversion():
 def test_openspiel_catastrophic():
     pyspiel = _spiel()
     game = pyspiel.load_game("python_speciation", {"ruleset": "catastrophic", "players": 3, "max_actions": 1 << 17})
-    from speciation.adapters.openspiel import decides_at_once
-    expected = pyspiel.GameType.Dynamics.SIMULTANEOUS if decides_at_once("catastrophic") \
-        else pyspiel.GameType.Dynamics.SEQUENTIAL
-    assert game.get_type().dynamics == expected
+    assert game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS   # its setup
     rng = random.Random(7)
     state = game.new_initial_state()
     joint_nodes = 0
@@ -158,4 +155,16 @@ def test_openspiel_catastrophic():
             state.apply_actions(choices)
         else:
             state.apply_action(rng.choice(state.legal_actions()))
-    assert joint_nodes or expected == pyspiel.GameType.Dynamics.SEQUENTIAL
+    assert joint_nodes   # the setup: every seat lays its community down at once
+
+
+def test_pettingzoo_parallel_catastrophic_setup_is_answered_in_joint_steps():
+    """Catastrophic's setup (CAT-RB Setting up the game: the communities laid down at once):
+    every seat acts in the first steps, each step one decision per seat."""
+    from speciation.adapters.pettingzoo_parallel import parallel_env
+    env = parallel_env(ruleset="catastrophic", players=3, **LARGE)
+    observations, _ = env.reset(seed=3)
+    for step in range(2):
+        assert all(o["action_mask"].any() for o in observations.values())
+        observations, *_ = env.step({agent: 0 for agent in env.agents})
+        assert [actor for actor, _ in env.game.history["decisions"]] == ["p1", "p2", "p3"] * (step + 1)
