@@ -27,12 +27,14 @@ def seat_state(game: Game, seat: int | None, seats: list[str], lang: str | None,
     the caller has made it already (``game.view(seat)``: it is made once per message)."""
     if view is None:
         view = game.view(seat) if seat is not None else public_view(game)
-    scene = present.scene_of(view, seat, game.ruleset, lang)
     pending = view.get("pending")
-    players = view["players"]
     waiting = decisions_of(game)   # one per deciding seat (several at a simultaneous step)
     deciding = [d.player for d in waiting]
     own = next((d for d in waiting if d.player == seat), None) if seat is not None else None
+    if pending and own is None and simultaneous(game):  # another seat's part: not what it is asked
+        view = {**view, "pending": {**pending, "prompt": ""}}
+    scene = present.scene_of(view, seat, game.ruleset, lang)
+    players = view["players"]
     decider = own.player if own is not None else deciding[0] if deciding else None
     points = present.scores(scene)
     plays = present.roles(scene)

@@ -128,6 +128,7 @@ def test_two_seats_answer_in_either_order_and_the_third_sees_no_choice_before_th
         watching = recv(spectator)
         assert not watching["yours"] and watching["options"] == [] and watching["deciders"] == [0, 1, 2]
         assert watching["prompt"] == ""   # only that the seats decide, not what they are asked
+        assert "seal a stone" not in watching["svg"]   # nor in the picture's heading
         # The two seats answer, in the order given; each goes on with its own part at once.
         seal(pages[first], stones[first], "quietly", states[first])
         seal(pages[other], stones[other], "quietly", states[other])
