@@ -330,3 +330,22 @@ def test_an_older_database_gets_the_new_column(tmp_path):
         return loaded
 
     assert asyncio.run(kept()).deciding == [0, 1, 2]
+
+
+def test_a_page_in_another_language_follows_each_seats_answer(running):
+    """A Polish page reads the game in Polish (the game's history replayed in that language,
+    each recorded answer applied to its seat's decision) and answers with the game's own id."""
+    session = new_game()
+    table = running.table
+    for seat, value in ((1, "basalt"), (0, "cobalt")):
+        decision = next(d for d in session.game.decisions() if d.player == seat)
+        assert session._apply(seat, value, decision.id) is None
+        for shown in (0, 1, 2):
+            message = table.state_for(session, shown, "pl")
+            own = next((d for d in session.game.decisions() if d.player == shown), None)
+            assert message["decision"] == (own.id if own else session.game.decision_id)
+            assert message["players"][0]["name"].startswith("Gracz 1")
+    assert "kobalt" in json.dumps(table.state_for(session, 0, "pl")["log"])       # its own, in Polish
+    assert "kobalt" not in without_own_options(table.state_for(session, 2, "pl"))  # not another's
+    message = table.state_for(session, 0, "pl")
+    assert session.choose(0, message["decision"], 0) is None   # the Polish page's id is the game's
