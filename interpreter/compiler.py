@@ -318,6 +318,8 @@ class Compiler(ExpressionCompiler):
             if not by or not any(isinstance(t, Token) and str(t) == str(name) for t in by[0].scan_values(bool)):
                 self.error(f"every decision inside 'simultaneously for {name}' is made by {name}'s seat: "
                            f"write 'by {name}' (or by an entity {name} controls)", scope.span(choose))
+        for inner in suite.find_data("simultaneous_stmt"):
+            self.error("'simultaneously' inside a seat's part of another 'simultaneously'", scope.span(inner))
         return self._add(g.Simultaneously(scope.span(tree), str(name), self.expr(items, scope),
                                           self.suite(suite, scope)))
 

@@ -108,8 +108,15 @@ def step(machine, node: g.Simultaneously, frame: list) -> None:
 
 
 def _run_fiber(machine, fibers: list, k: int) -> None:
+    """Run fiber *k* within the run that reached the statement: on its budget of work (a
+    rules loop around a 'simultaneously' with nothing to decide still ends in a budget error)."""
+    meter = machine.meter
+    left, deadline = meter.left, meter.deadline
     with inside(machine, fibers[k]):
-        machine._run()
+        machine._run()  # a run of its own: it starts with a full budget...
+    meter.left = left - (meter.limits.work - meter.left)  # ... charged to the run that reached it
+    meter.deadline = deadline if deadline is not None else meter.deadline
+    meter.next_check = meter.left  # the next step looks at the budget and the clock
     if fibers[k]["pending"] is not None:
         _mark(machine, fibers, k)
 

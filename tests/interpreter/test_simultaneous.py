@@ -9,6 +9,7 @@ import pytest
 from speciation import Game, IllegalActionError, RuleErrors, RuleRuntimeError
 from speciation.interpreter.codegen import writer as codegen
 from speciation.interpreter.determinize import determinize
+from speciation.interpreter.limits import Limits
 from speciation.interpreter.saves import from_json, replay, to_json
 
 from support.ruleset_builder import load, main
@@ -220,6 +221,13 @@ def test_a_decision_by_another_seat_inside_is_a_positioned_error(tmp_path):
     assert info.value.span is not None and info.value.span.line > 0
 
 
+def test_simultaneously_inside_a_part_is_a_positioned_error(tmp_path):
+    with pytest.raises(RuleErrors, match="inside a seat's part") as info:
+        load(tmp_path, main("simultaneously for p in entities(player):\n"
+                            "    simultaneously for q in [p]:\n        choose x from [1, 2] by q\n"))
+    assert "rules.yaml:4:" in str(info.value)
+
+
 def test_a_seat_listed_twice_is_a_runtime_error(tmp_path):
     ruleset = load(tmp_path, main("let p = entities(player)[0]\n"
                                   "simultaneously for q in [p, p]:\n    choose x from [1, 2] by q\n"))
@@ -236,3 +244,27 @@ def test_parts_with_no_decision_and_no_items_run_through(tmp_path):
     assert [d.player for d in game.decisions()] == [1] and game.scores == [2, 2]
     game.apply(game.legal_actions()[1])
     assert game.is_over and game.scores == [2, 4]
+
+
+def test_a_loop_around_parts_that_never_decide_ends_in_a_budget_error(tmp_path):
+    ruleset = load(tmp_path, main("while true:\n    simultaneously for p in entities(player):\n        p.vp += 1\n"))
+    with pytest.raises(RuleRuntimeError, match="20000 units of work"):
+        Game.new(ruleset, 2, 1, limits=Limits(work=20_000))
+
+
+@pytest.mark.parametrize("damage", [
+    lambda s: s["stack"][-1][2][0].pop("seat"),                       # a part without its seat
+    lambda s: s["stack"][-1][2][1]["stack"][0].__setitem__(3, 5),     # a frame naming no frame
+    lambda s: s["stack"][-1][2][1].__setitem__("pending", {"actor": "p2"}),  # a damaged decision
+    lambda s: s["pending"]["fiber"].__setitem__(0, 7),                 # the first names no part
+    lambda s: s["stack"].append([0, 0, {}, 0]),                        # the parts' frame not on top
+])
+def test_a_damaged_save_of_parts_is_refused(ruleset, damage):
+    import json
+    from speciation import SaveFileError
+    game = Game.new(ruleset, 2, seed=11)
+    game.apply(game.decisions()[1].legal_actions()[0])
+    data = json.loads(to_json(game))
+    damage(data["state"])
+    with pytest.raises(SaveFileError, match="damaged"):
+        from_json(json.dumps(data), ruleset, verify=False)
