@@ -45,7 +45,9 @@ def seat_state(game: Game, seat: int | None, seats: list[str], lang: str | None,
         "type": "state",
         "seat": seat,
         "seat_name": named[seat] if seat is not None else Text("a spectator"),
-        "decision": own.id if own is not None else pending.get("id") if pending else None,
+        # its own decision's id; another's only outside a simultaneous step (an id there says
+        # when that seat's part asked, which may follow from what it chose)
+        "decision": own.id if own is not None else pending.get("id") if pending and not simultaneous(game) else None,
         "players": [{"name": named[i], "plays": ", ".join(plays.get(p, [])), "kind": seats[i],
                      "score": points[i], "seat": i}
                     for i, p in enumerate(players)],

@@ -129,6 +129,7 @@ def test_two_seats_answer_in_either_order_and_the_third_sees_no_choice_before_th
         assert not watching["yours"] and watching["options"] == [] and watching["deciders"] == [0, 1, 2]
         assert watching["prompt"] == ""   # only that the seats decide, not what they are asked
         assert "seal a stone" not in watching["svg"]   # nor in the picture's heading
+        assert watching["decision"] is None   # nor a seat's decision id (it says when its part asked)
         # The two seats answer, in the order given; each goes on with its own part at once.
         seal(pages[first], stones[first], "quietly", states[first])
         seal(pages[other], stones[other], "quietly", states[other])
@@ -140,6 +141,7 @@ def test_two_seats_answer_in_either_order_and_the_third_sees_no_choice_before_th
         last = [m for m in heard if m["type"] == "state"][-1]
         assert last["deciders"] == [2] and last["decider_names"] == [last["players"][2]["name"]]
         assert last["yours"] and last["prompt"] == "seal a stone"
+        assert [m["decision"] for m in watched if m["type"] == "state"] == [None] * len(watched)
         # Before the reveal, nothing any other page may read holds either sealed stone.
         third_record = record_text(running, session, tokens[2], 2)
         watcher_record = record_text(running, session)
