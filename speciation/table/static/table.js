@@ -277,8 +277,15 @@ function showTools(message) {
   if (replay) {
     asked = Math.max(0, asked - 1);
     if (asked === 0) wanted = message.step;
-    const by = message.answered === null || message.answered === undefined ? "" : ` · ${message.players[message.answered].name}`;
-    $("step").textContent = _("decision {step} of {total}", { step: message.step, total: message.total }) + by;
+    $("step").textContent = _("decision {step} of {total}", { step: message.step, total: message.total });
+    // whose decision the step was (several seats deciding at once answer one by one)
+    let by = $("step-by");
+    if (!by) {
+      by = document.createElement("span");
+      by.id = "step-by";
+      $("step").after(by);
+    }
+    by.textContent = message.answered === null || message.answered === undefined ? "" : ` · ${message.players[message.answered].name}`;
     const select = $("replay-seat");
     if (select.options.length !== message.seats.length) {
       select.replaceChildren();
