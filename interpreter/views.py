@@ -66,8 +66,19 @@ def view(game, player: int) -> dict:
     if pending is not None:
         pending["id"], pending["prompt"] = game.decision_id, game.prompt  # the prompt in the game's language
         if game.player_of(pending["actor"]) != player:
-            pending["options"] = ["?"] * len(pending["options"])
+            _unseen(pending)
     return state
+
+
+def _unseen(pending: dict) -> None:
+    """Another seat's pending decision as this seat sees it: its options ``"?"``, and, for a
+    secret choice (``privately``, or a seat's part of a simultaneous step), its prompt too (a
+    prompt may name what is being chosen: "where does <the card laid face down> go")."""
+    pending["options"] = ["?"] * len(pending["options"])
+    if pending.get("labels") is not None:
+        pending["labels"] = ["?"] * len(pending["labels"])
+    if pending.get("private") or "fiber" in pending:
+        pending["prompt"] = "?"
 
 
 def _simultaneous(game, player: int | None, state: dict) -> dict:
@@ -78,7 +89,7 @@ def _simultaneous(game, player: int | None, state: dict) -> dict:
     state["pending"] = pending = _copy(mine[0].pending)
     pending["id"], pending["prompt"] = mine[0].id, mine[0].prompt
     if mine[0].player != player:
-        pending["options"] = ["?"] * len(pending["options"])
+        _unseen(pending)
     state["deciding"] = [d.player for d in decisions]
     return state
 
@@ -98,9 +109,7 @@ def public_view(game) -> dict:
         pending = _simultaneous(game, None, state)["pending"]
     if pending is not None:
         pending["id"], pending["prompt"] = game.decision_id, game.prompt  # the prompt in the game's language
-        pending["options"] = ["?"] * len(pending["options"])
-        if pending.get("labels") is not None:
-            pending["labels"] = ["?"] * len(pending["labels"])
+        _unseen(pending)
     return state
 
 

@@ -1,12 +1,23 @@
 """Any ruleset as an OpenSpiel Python game, ``python_speciation`` (registered on import).
 
-Parameters: ``ruleset`` (a builtin name or a folder, default "original") and ``players``
-(default 2). Every chance step of the rules is an explicit chance node: the outcome of each
+Parameters: ``ruleset`` (a builtin name or a folder, default "original"), ``players``
+(default 2) and ``max_actions`` (the most options a decision may have, default 1024: a subset
+decision, choose k of n, may have more, e.g. Catastrophic's discard down to the hand limit). Every chance step of the rules is an explicit chance node: the outcome of each
 ``draw`` (which of the n items of the list) and of each swap of a ``shuffle`` (Fisher-Yates:
 n, n - 1, ..., 2 outcomes), every outcome equally likely, in the order the rules meet them,
 from the setup on (the game's seed plays no part); before the setup, the deal of the ids of
 cards with copies (``Game.deal_copies``, a shuffle per deck), as a seeded game deals them. A decision is the pending player's, its
 actions the indices of the legal options (``Game.legal_actions()``).
+
+Where several seats decide at once: a ruleset whose rules hold a ``simultaneously`` statement
+is a simultaneous-move game (``Dynamics.SIMULTANEOUS``; the others stay ``SEQUENTIAL``, as
+before). Then every decision node is a simultaneous node: each seat with a pending decision
+(``Game.decisions()``) has its own options' indices as legal actions, a seat without one the
+single action ``NO_ACTION`` (0, "no action"), and a joint action is applied as each deciding
+seat's action to its own decision, by id, in seat order (a flat joint action, as
+``legal_actions()`` lists them there, is decoded with seat 0's digit first, as OpenSpiel
+does). A node where one seat decides is a simultaneous node where only that seat has options;
+``pyspiel.convert_to_turn_based`` makes the game turn-based again.
 
 How: the state keeps the game as it was before the step being resolved (the setup, or the
 action just chosen) and the outcomes chosen so far. The step is run on a copy with those
@@ -41,6 +52,7 @@ from functools import lru_cache
 import numpy as np
 import pyspiel
 
+from ..dsl import graph as g
 from ..interpreter.ruleset import load_ruleset
 from ..interpreter.chance import ChanceNeeded, ChanceTape
 from ..interpreter.game import Game
@@ -48,7 +60,7 @@ from .features import checked_features, feature_count
 
 MAX_ACTIONS = 1024
 MAX_GAME_LENGTH = 100_000
-_DEFAULTS = {"ruleset": "original", "players": 2}
+_DEFAULTS = {"ruleset": "original", "players": 2, "max_actions": MAX_ACTIONS}
 _SETUP = "setup"  # the step run first: the ruleset's main macro up to its first decision
 _GAME_TYPE = pyspiel.GameType(
     short_name="python_speciation",
@@ -65,6 +77,17 @@ _GAME_TYPE = pyspiel.GameType(
     provides_observation_string=True,
     provides_observation_tensor=True,
     parameter_specification=_DEFAULTS)
+# A ruleset whose rules let several seats decide at once (a ``simultaneously`` statement): every
+# decision node is a simultaneous node (joint actions), OpenSpiel's simultaneous-move games.
+_SIMULTANEOUS_TYPE = pyspiel.GameType(
+    short_name=_GAME_TYPE.short_name, long_name=_GAME_TYPE.long_name,
+    dynamics=pyspiel.GameType.Dynamics.SIMULTANEOUS, chance_mode=_GAME_TYPE.chance_mode,
+    information=_GAME_TYPE.information, utility=_GAME_TYPE.utility, reward_model=_GAME_TYPE.reward_model,
+    max_num_players=_GAME_TYPE.max_num_players, min_num_players=_GAME_TYPE.min_num_players,
+    provides_information_state_string=True, provides_information_state_tensor=False,
+    provides_observation_string=True, provides_observation_tensor=True,
+    parameter_specification=_DEFAULTS)
+NO_ACTION = 0   # a seat's one legal action at a simultaneous node where it has no decision
 
 
 @lru_cache(maxsize=8)
@@ -78,6 +101,13 @@ def chance_bound(name: str, players: int) -> int:
     every value in them, after a setup."""
     game = Game.new(_ruleset(name), players, 0)
     return len(game.state["ent"]) + _count_values(game.state["ent"])
+
+
+@lru_cache(maxsize=8)
+def decides_at_once(name: str) -> bool:
+    """Whether the ruleset's rules can make several seats decide at once (a ``simultaneously``
+    statement anywhere in them): then the game is a simultaneous-move game."""
+    return any(type(node) is g.Simultaneously for node in _ruleset(name).nodes)
 
 
 @lru_cache(maxsize=32)
@@ -100,11 +130,12 @@ class SpeciationGame(pyspiel.Game):
         if not ruleset.min_players <= players <= ruleset.max_players:
             raise ValueError(f"{ruleset.name} takes {ruleset.min_players} to {ruleset.max_players} "
                              f"players, not {players}")
-        info = pyspiel.GameInfo(num_distinct_actions=MAX_ACTIONS,
+        info = pyspiel.GameInfo(num_distinct_actions=int(params["max_actions"]),
                                 max_chance_outcomes=chance_bound(str(params["ruleset"]), players),
                                 num_players=players, min_utility=0.0, max_utility=1.0,
                                 utility_sum=1.0, max_game_length=MAX_GAME_LENGTH)
-        super().__init__(_GAME_TYPE, info, params)
+        at_once = decides_at_once(str(params["ruleset"]))
+        super().__init__(_SIMULTANEOUS_TYPE if at_once else _GAME_TYPE, info, params)
 
     def new_initial_state(self):
         return SpeciationState(self)
@@ -122,6 +153,15 @@ class _Spec:
         params = {**_DEFAULTS, **game.get_parameters()}
         self.name, self.players = str(params["ruleset"]), int(params["players"])
         self.bound = chance_bound(self.name, self.players)
+        self.at_once = decides_at_once(self.name)   # every decision node a simultaneous node
+        self.max_actions = int(params["max_actions"])
+
+    def options(self, count: int) -> list[int]:
+        """The action numbers of a decision with *count* options (no more than max_actions)."""
+        if count > self.max_actions:
+            raise ValueError(f"a decision with {count} options; the game takes {self.max_actions} "
+                             "(load it with a larger max_actions)")
+        return list(range(count))
 
     def __deepcopy__(self, memo):  # pyspiel's clone deep-copies a state's attributes
         return self
@@ -148,6 +188,9 @@ class _Position:
             if step is _SETUP:
                 twin.deal_copies()  # the copies' ids first, as Game.new deals them: chance nodes
                 twin.start("main")
+            elif type(step) is tuple:   # a joint action: each seat's, to its own decision by id
+                for decision, action in step:
+                    twin.apply(action, decision=decision)
             else:
                 twin.apply(step)
         except ChanceNeeded as needed:
@@ -191,11 +234,21 @@ class SpeciationState(pyspiel.State):
             return pyspiel.PlayerId.CHANCE
         if at.inner.is_over:
             return pyspiel.PlayerId.TERMINAL
-        return at.inner.current_player
+        return pyspiel.PlayerId.SIMULTANEOUS if self._spec.at_once else at.inner.current_player
 
     def _legal_actions(self, player):
         at = self.position
-        return list(range(at.need if at.need is not None else len(at.inner.legal_actions())))
+        if at.need is not None:
+            return list(range(at.need))
+        if self._spec.at_once and player == pyspiel.PlayerId.SIMULTANEOUS:   # flat joint actions
+            count = 1
+            for seat in range(self._spec.players):
+                count *= len(self._legal_actions(seat))
+            return list(range(count))
+        if self._spec.at_once:   # this seat's own decision, or the one "no action" (0)
+            own = _own(at.inner, player)
+            return self._spec.options(len(own.legal_actions())) if own is not None else [NO_ACTION]
+        return self._spec.options(len(at.inner.legal_actions()))
 
     def chance_outcomes(self):
         need = self.position.need
@@ -206,13 +259,35 @@ class SpeciationState(pyspiel.State):
         if at.need is not None:
             at.outcomes.append(int(action))
             at.run(at.step, self._spec.bound)
+        elif self._spec.at_once:   # a flat joint action (OpenSpiel's order: seat 0's digit first)
+            joint = []
+            for seat in range(self._spec.players):
+                legal = self._legal_actions(seat)
+                joint.append(legal[action % len(legal)])
+                action //= len(legal)
+            self._apply_actions(joint)
         else:
             at.run(at.inner.legal_actions()[action], self._spec.bound)
+
+    def _apply_actions(self, actions):
+        """A joint action: each deciding seat's option index, applied to its own decision by id
+        in seat order (the others' entries, :data:`NO_ACTION`, are not read)."""
+        at = self.position
+        joint = tuple((d.id, d.legal_actions()[actions[d.player]]) for d in at.inner.decisions())
+        at.run(joint, self._spec.bound)
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
             return f"chance outcome {action}"
-        actions = self.inner.legal_actions() if self.position.need is None else []
+        if self.position.need is not None:
+            actions: list = []
+        elif self._spec.at_once:
+            own = _own(self.inner, player)
+            actions = own.legal_actions() if own is not None else []
+            if own is None and action == NO_ACTION:
+                return "no action"
+        else:
+            actions = self.inner.legal_actions()
         return actions[action].label if 0 <= action < len(actions) else f"option {action}"
 
     def is_terminal(self):
@@ -233,6 +308,11 @@ class SpeciationState(pyspiel.State):
         at = self.position
         digest = at.inner.digest()
         return digest if at.need is None else f"{digest} chance {at.outcomes} of {at.need}"
+
+
+def _own(game: Game, player: int):
+    """*player*'s pending decision (one of several deciding at once), or None."""
+    return next((d for d in game.decisions() if d.player == player), None)
 
 
 class SeatObserver:

@@ -1,12 +1,18 @@
-"""A PettingZoo AEC environment for any ruleset (passes ``pettingzoo.test.api_test``).
+"""A PettingZoo AEC environment for any ruleset (passes ``pettingzoo.test.api_test``); the
+parallel one, where seats decide at once, is :mod:`.pettingzoo_parallel`.
 
-Agents are ``player_0`` ... ; the acting agent is the player whose decision is pending. An
-observation is ``{"observation": the seat's view (``Game.view`` without the log) as UTF-8 JSON
-bytes, zero-padded to OBSERVATION_BYTES (``decode_view`` reads it back), "features": the
-seat's features as float32 (``features.py``: the ruleset's ``features(player)``, or each
-player's score), "action_mask": which of the first MAX_ACTIONS option indices are legal}``; the action is an index into the pending
-decision's legal actions (``Game.legal_actions()``, the pass last when it is allowed). At the
-end the winner is rewarded 1 (a tie without a winner shares 1), the others 0.
+Agents are ``player_0`` ... ; the acting agent is the player whose decision is pending (while
+several seats decide at once, ``Game.decisions()``, the first of them; the others follow, one
+at a time). An observation is ``{"observation": the seat's view (``Game.view`` without the
+log) as UTF-8 JSON bytes, zero-padded to ``observation_bytes`` (OBSERVATION_BYTES unless given:
+a view lists the seat's own options, and a subset decision's may be long; ``decode_view``
+reads it back),
+"features": the seat's features as float32 (``features.py``: the ruleset's
+``features(player)``, or each player's score), "action_mask": which of the first ``max_actions``
+option indices are legal}`` (MAX_ACTIONS unless given: a subset decision, choose k of n, may
+have more options than that, e.g. Catastrophic's discard down to the hand limit); the action is an index into the pending decision's legal actions
+(``Game.legal_actions()``, the pass last when it is allowed). At the end the winner is
+rewarded 1 (a tie without a winner shares 1), the others 0.
 """
 from __future__ import annotations
 
@@ -28,18 +34,20 @@ class SpeciationEnv(AECEnv):
     metadata = {"render_modes": ["ansi"], "name": "speciation_v0", "is_parallelizable": False}
 
     def __init__(self, ruleset: str | Ruleset = "original", players: int | None = None,
-                 render_mode: str | None = None):
+                 render_mode: str | None = None, max_actions: int = MAX_ACTIONS,
+                 observation_bytes: int = OBSERVATION_BYTES):
         super().__init__()
+        self.max_actions, self.observation_bytes = max_actions, observation_bytes
         self.ruleset = load_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
         self.players = players or self.ruleset.min_players
         self.possible_agents = [f"player_{i}" for i in range(self.players)]
         self.render_mode = render_mode
-        text = spaces.Box(0, 255, (OBSERVATION_BYTES,), dtype=np.uint8)
-        mask = spaces.Box(0, 1, (MAX_ACTIONS,), dtype=np.int8)
+        text = spaces.Box(0, 255, (observation_bytes,), dtype=np.uint8)
+        mask = spaces.Box(0, 1, (max_actions,), dtype=np.int8)
         self._features = feature_count(self.ruleset, self.players)
         features = spaces.Box(-np.inf, np.inf, (self._features,), dtype=np.float32)
         self._observation_space = spaces.Dict({"observation": text, "features": features, "action_mask": mask})
-        self._action_space = spaces.Discrete(MAX_ACTIONS)
+        self._action_space = spaces.Discrete(max_actions)
         self.game: Game | None = None
 
     def observation_space(self, agent):
@@ -62,21 +70,9 @@ class SpeciationEnv(AECEnv):
 
     def observe(self, agent):
         seat = self.possible_agents.index(agent)
-        mask = np.zeros(MAX_ACTIONS, dtype=np.int8)
-        if not self.game.is_over and self.game.current_player == seat:
-            count = len(self.game.legal_actions())
-            if count > MAX_ACTIONS:
-                raise ValueError(f"a decision with {count} options; the environment takes {MAX_ACTIONS}")
-            mask[:count] = 1
-        view = self.game.view(seat)
-        view.pop("log", None)
-        data = json.dumps(view, sort_keys=True, default=str).encode()
-        if len(data) > OBSERVATION_BYTES:
-            raise ValueError(f"a view of {len(data)} bytes; the environment takes {OBSERVATION_BYTES}")
-        observation = np.zeros(OBSERVATION_BYTES, dtype=np.uint8)
-        observation[:len(data)] = np.frombuffer(data, dtype=np.uint8)
-        features = np.asarray(checked_features(self.game, seat, self._features), dtype=np.float32)
-        return {"observation": observation, "features": features, "action_mask": mask}
+        acting = not self.game.is_over and self.game.current_player == seat
+        return observation(self.game, seat, self._features, len(self.game.legal_actions()) if acting else 0,
+                           self.max_actions, self.observation_bytes)
 
     def step(self, action):
         agent = self.agent_selection
@@ -105,6 +101,27 @@ class SpeciationEnv(AECEnv):
 
     def close(self):
         pass
+
+
+def observation(game: Game, seat: int, features: int, options: int, max_actions: int = MAX_ACTIONS,
+                size: int = OBSERVATION_BYTES) -> dict:
+    """Seat *seat*'s observation: its view as JSON bytes, its *features*, and the mask of
+    its first *options* option indices (0: it has no decision to take now)."""
+    if options > max_actions:
+        raise ValueError(f"a decision with {options} options; the environment takes {max_actions} "
+                         "(make it with a larger max_actions)")
+    mask = np.zeros(max_actions, dtype=np.int8)
+    mask[:options] = 1
+    view = game.view(seat)
+    view.pop("log", None)
+    data = json.dumps(view, sort_keys=True, default=str).encode()
+    if len(data) > size:
+        raise ValueError(f"a view of {len(data)} bytes; the environment takes {size} "
+                         "(make it with a larger observation_bytes)")
+    shown = np.zeros(size, dtype=np.uint8)
+    shown[:len(data)] = np.frombuffer(data, dtype=np.uint8)
+    numbers = np.asarray(checked_features(game, seat, features), dtype=np.float32)
+    return {"observation": shown, "features": numbers, "action_mask": mask}
 
 
 def _results(game: Game) -> list[float]:

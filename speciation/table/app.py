@@ -25,7 +25,7 @@ from ..dsl.errors import RuleErrors, SpeciationError
 from ..interpreter.ruleset import available_rulesets, load_ruleset
 from .. import i18n
 from ..i18n import Text
-from . import languages, messages
+from . import deciding, languages, messages
 from .connections import Connection
 from .eviction import Eviction
 from .guard import (Refused, bool_field, int_field, names_field, origin_allowed, parse_message, text_field)
@@ -126,12 +126,12 @@ class Table(Keeping):
             pages.insert(0, first)
         for page in pages:
             seats = session.seating.seats_of(page.token)
-            decider = session.decider
+            decider = deciding.next_deciding(session.deciders, seats, page.seat)  # hot-seat: whom to hand over to
             if page.seat is not None and page.seat not in seats:
                 page.seat = None  # its seat was given to an agent, or its link replaced
             if len(seats) == 1:
                 page.seat, page.waiting = seats[0], None
-            elif len(seats) > 1 and decider in seats and decider != page.seat:
+            elif len(seats) > 1 and decider is not None:
                 page.waiting = decider
                 await self.send(page, messages.handover(session.game, decider))
                 continue
@@ -158,7 +158,7 @@ class Table(Keeping):
         with session.lock:
             shown = languages.game_in(session, lang)  # the same game, its texts in the page's language
             message = messages.seat_state(shown, seat, session.seats, shown.lang)
-            message["decision"] = session.game.decision_id if message["decision"] is not None else None
+            message["decision"] = deciding.decision_id(session.game, seat) if message["decision"] is not None else None
             message["seat_name"] = i18n.translate(lang, message["seat_name"])  # "a spectator", in the page's words
             refusal = session.undo_refusal(seat) if seat is not None else Text("a spectator has nothing to undo")
             over = session.game.is_over

@@ -16,6 +16,7 @@ from typing import Any
 from ..api import replay
 from ..dsl.errors import SpeciationError
 from ..interpreter.game import Game
+from .deciding import apply_recorded
 
 _MIRRORS = "_language_mirrors"  # the session's attribute holding {language: game}
 
@@ -38,8 +39,8 @@ def game_in(session: Any, lang: str | None) -> Game:
     try:
         if mirror is None or not _follows(mirror, done):
             mirror = mirrors[key] = replay(game.ruleset, history, lang=wanted)
-        for _actor, value in done[mirror.decision_number:]:
-            mirror.apply(value, decision=mirror.decision_id)
+        for actor, value in done[mirror.decision_number:]:
+            apply_recorded(mirror, actor, value)   # to that actor's pending decision (deciding.py)
     except SpeciationError:  # rules whose course depends on a text: show the game's own language
         mirrors.pop(key, None)
         return game

@@ -59,9 +59,20 @@ def _seats(record: GameRecord) -> list[dict]:
     return [{"seat": s, "kind": kind, "free": kind == HUMAN and not claimed[s]} for s, kind in enumerate(kinds)]
 
 
+def _deciding(record: GameRecord) -> list[int]:
+    """Every seat deciding now (several while seats decide at once; a record kept before the
+    table kept them names only the first)."""
+    if record.finished:
+        return []
+    if record.deciding is not None:
+        return list(record.deciding)
+    return [record.turn] if record.turn is not None else []
+
+
 def _summary(record: GameRecord) -> dict:
     return {"game": record.ident, "ruleset": record.ruleset, "title": record.title or record.ruleset,
             "players": record.players, "seats": _seats(record), "turn": record.turn,
+            "deciding": _deciding(record),
             "decisions": record.decided if record.decided is not None else len(record.decisions),
             "finished": record.finished,
             "updated": record.updated.isoformat() if record.updated else None, "spectate": f"/play/{record.ident}"}
@@ -125,7 +136,7 @@ def lobby_routes(table: Table, guarded: Callable, json_body: Callable[[Request],
             if not seats and not seating.is_creator(token):
                 continue  # not (or no longer) this browser's game
             summary = _summary(record)
-            summary.update(mine=seats, yours=record.turn is not None and record.turn in seats)
+            summary.update(mine=seats, yours=any(seat in seats for seat in summary["deciding"]))
             out.append(summary)
         out.sort(key=lambda g: (not g["yours"], g["finished"]))
         return JSONResponse({"games": out})

@@ -13,6 +13,7 @@ from ..interpreter.game import Game
 from ..interpreter.views import public_view
 from ..i18n import Text
 from . import present
+from .deciding import decisions_of, simultaneous
 
 LOG_LINES = 400
 
@@ -26,10 +27,15 @@ def seat_state(game: Game, seat: int | None, seats: list[str], lang: str | None,
     the caller has made it already (``game.view(seat)``: it is made once per message)."""
     if view is None:
         view = game.view(seat) if seat is not None else public_view(game)
-    scene = present.scene_of(view, seat, game.ruleset, lang)
     pending = view.get("pending")
+    waiting = decisions_of(game)   # one per deciding seat (several at a simultaneous step)
+    deciding = [d.player for d in waiting]
+    own = next((d for d in waiting if d.player == seat), None) if seat is not None else None
+    if pending and own is None and simultaneous(game):  # another seat's part: not what it is asked
+        view = {**view, "pending": {**pending, "prompt": ""}}
+    scene = present.scene_of(view, seat, game.ruleset, lang)
     players = view["players"]
-    decider = scene.reader.player_of(pending["actor"]) if pending else None
+    decider = own.player if own is not None else deciding[0] if deciding else None
     points = present.scores(scene)
     plays = present.roles(scene)
     named = present.names(scene)
@@ -39,17 +45,22 @@ def seat_state(game: Game, seat: int | None, seats: list[str], lang: str | None,
         "type": "state",
         "seat": seat,
         "seat_name": named[seat] if seat is not None else Text("a spectator"),
-        "decision": pending.get("id") if pending else None,
+        # its own decision's id; another's only outside a simultaneous step (an id there says
+        # when that seat's part asked, which may follow from what it chose)
+        "decision": own.id if own is not None else pending.get("id") if pending and not simultaneous(game) else None,
         "players": [{"name": named[i], "plays": ", ".join(plays.get(p, [])), "kind": seats[i],
                      "score": points[i], "seat": i}
                     for i, p in enumerate(players)],
         "svg": picture.svg,
-        "prompt": pending["prompt"] if pending else "",
+        # another seat's prompt only when it alone decides, outside a simultaneous step (there
+        # a prompt may name what that seat chose in its own part)
+        "prompt": own.prompt if own is not None else pending["prompt"] if pending and not simultaneous(game) else "",
         "decider": decider,
         "decider_name": named[decider] if decider is not None else "",
-        "yours": seat is not None and decider == seat,
-        "options": present.options(scene, picture, game.legal_actions())
-        if seat is not None and decider == seat else [],
+        "deciders": deciding,
+        "decider_names": [named[s] for s in deciding],
+        "yours": own is not None,
+        "options": present.options(scene, picture, own.legal_actions()) if own is not None else [],
         "log": log,
         "over": pending is None,
         "winner": None,
@@ -63,10 +74,10 @@ def seat_state(game: Game, seat: int | None, seats: list[str], lang: str | None,
 
 
 def screen_key(game: Game, seats: list[str], undo_marks: int) -> tuple:
-    """What a seat's message depends on besides the seat: the pending decision's id (a new
-    one after every decision, and after an undo), the log's length, each seat's kind (a
+    """What a seat's message depends on besides the seat: the pending decisions' ids (new
+    ones after every decision, and after an undo; one per seat deciding at once), the log's length, each seat's kind (a
     person replaced by an agent), the number of undo checkpoints and whether it is over."""
-    return game.decision_id, game.log_size, tuple(seats), undo_marks, game.is_over
+    return tuple(d.id for d in decisions_of(game)), game.log_size, tuple(seats), undo_marks, game.is_over
 
 
 def player_name(game: Game, seat: int) -> str:

@@ -22,7 +22,10 @@ def _replay_state(replay: Replay, step: int, seat: int | None) -> dict:
     game = replay.game_at(step)
     message = messages.seat_state(game, seat, replay.seats, replay.lang)
     names = [messages.player_name(game, s) for s in range(replay.players)]
+    # the seat whose decision the step took (several seats deciding at once answer one by one)
+    answered = game.player_of(replay.decisions[replay.step - 1][0]) if replay.step else None
     message.update(mode="replay", options=[], yours=False, step=replay.step, total=len(replay.decisions),
+                   answered=answered,
                    error=replay.error or "", can_undo=False, locked=replay.only is not False,
                    seats=names if replay.only is False else [])
     return message

@@ -16,6 +16,7 @@ from ..agents.registry import make_agent
 from ..dsl.errors import SaveFileError, SpeciationError
 from ..interpreter.ruleset import load_ruleset
 from ..undo import UndoStack
+from .deciding import apply_recorded
 from .seats import HUMAN, Seating
 from .session import TableGame
 from .store import Conflict, GameRecord, Store
@@ -38,7 +39,7 @@ def record_of(session: TableGame) -> GameRecord:
             mods=[{"name": n, "digest": d} for n, d in zip(session.mod_names, digests)],
             chance=list(history.get("chance") or []), lang=session.lang,
             claimed=[claimed[s] if s in people else True for s in range(len(session.seats))],
-            listed=session.listed, turn=session.decider, finished=game.is_over,
+            listed=session.listed, turn=session.decider, deciding=session.deciders, finished=game.is_over,
             decisions=[list(d) for d in history["decisions"]], version=session.version)
 
 
@@ -74,9 +75,7 @@ def catch_up(session: TableGame, record: GameRecord) -> bool:
         game = session.game
         try:
             for actor, value in theirs[len(mine):]:
-                if game.is_over or game.current_actor != actor:
-                    return False
-                game.apply(value, decision=game.decision_id)
+                apply_recorded(game, actor, value)   # to that actor's pending decision
         except SpeciationError:
             return False
         data = record.seating

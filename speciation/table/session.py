@@ -18,8 +18,9 @@ from ..api import load_save, replay, save_json, seat_record
 from ..i18n import Text
 from ..dsl.errors import IllegalActionError, ReplayError, SaveFileError, SpeciationError
 from ..interpreter.game import Game
-from ..play import play
+
 from ..undo import UndoRefused, UndoStack
+from .deciding import apply_recorded, by_id, deciders, play_seat
 from .rules import shared_ruleset
 from .seats import HUMAN, Seating
 
@@ -128,7 +129,13 @@ class TableGame:
 
     @property
     def decider(self) -> int | None:
+        """The first seat that must decide (None: the game is over)."""
         return None if self.game.is_over else self.game.current_player
+
+    @property
+    def deciders(self) -> list[int]:
+        """Every seat that must decide now, in seat order (several at a simultaneous step)."""
+        return deciders(self.game)
 
     def human(self, seat: int | None) -> bool:
         return seat is not None and self.seats[seat] == HUMAN
@@ -138,8 +145,9 @@ class TableGame:
         return [s for s, name in enumerate(self.seats) if name == HUMAN]
 
     def agent_to_move(self) -> bool:
-        seat = self.decider
-        return seat is not None and seat in self.agents
+        """Whether an agent's seat has a decision pending (it answers without waiting on
+        the people deciding at the same time)."""
+        return any(seat in self.agents for seat in self.deciders)
 
     # ---- deciding ----------------------------------------------------------------------------
 
@@ -152,11 +160,12 @@ class TableGame:
                 return Text("the game is over")
             if not isinstance(decision, str):
                 return Text("the action names no decision (send its id as 'decision')")
-            if decision != self.game.decision_id:
+            pending = by_id(self.game, decision)   # any seat's, while several decide at once
+            if pending is None:
                 return Text("that decision was already taken (or is not this game's): nothing was changed")
-            if self.decider != seat:
+            if pending.player != seat:
                 return Text("it is not your decision")
-            actions = self.game.legal_actions()
+            actions = pending.legal_actions()
             if isinstance(index, bool) or not isinstance(index, int):
                 return Text("an option is a number from 0 to {last}, not {value}", last=len(actions) - 1,
                             value=json.dumps(index)[:40])
@@ -169,13 +178,14 @@ class TableGame:
             return error
 
     def agent_step(self) -> bool:
-        """Let the agent whose decision it is make it; False if it is no agent's turn."""
+        """Let an agent whose decision is pending make it (the first such seat, while several
+        decide at once); False if no agent's decision is pending."""
         with self.lock:
-            seat = self.decider
-            if seat is None or seat not in self.agents:
+            seat = next((s for s in self.deciders if s in self.agents), None)
+            if seat is None:
                 return False
             try:
-                play(self.game, self.agents, decisions=1)
+                play_seat(self.game, self.agents, seat)
             except SpeciationError as error:
                 refused = _refusal(error)
                 raise RuntimeError(f"the agent of seat {seat + 1} chose what the game refused: {refused}") from error
@@ -307,7 +317,7 @@ class Replay:
         while number < step:
             actor, value = self.decisions[number]
             try:
-                game.apply(value, decision=game.decision_id)
+                apply_recorded(game, actor, value)
             except SpeciationError as error:
                 self.error = (f"decision {number + 1} of {len(self.decisions)} ({game.label(actor)}: "
                               f"{game.prompt} → {game.label(value)}) no longer applies: {error}")

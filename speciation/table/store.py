@@ -29,6 +29,7 @@ from typing import Any
 
 from sqlalchemy import (JSON, BigInteger, Boolean, Column, DateTime, ForeignKey, Integer, MetaData, String,
                         Table, Text, delete, event, func, insert, select, update)
+from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
@@ -51,6 +52,7 @@ games = Table(
     Column("claimed", JSON, nullable=False),             # per seat: taken by a person (lobby)
     Column("listed", Boolean, nullable=False, default=False),   # shown in the lobby
     Column("turn", Integer, nullable=True),              # the seat deciding now (None: over)
+    Column("deciding", JSON, nullable=True),             # every seat deciding now (several: simultaneous)
     Column("decided", Integer, nullable=False, default=0),      # how many decisions
     Column("finished", Boolean, nullable=False, default=False),
     Column("version", Integer, nullable=False),
@@ -88,6 +90,7 @@ class GameRecord:
     claimed: list[bool] = field(default_factory=list)
     listed: bool = False
     turn: int | None = None
+    deciding: list[int] | None = None                      # every seat deciding (None: only ``turn``)
     finished: bool = False
     decisions: list[list] = field(default_factory=list)   # [actor, value], in order (read by load only)
     decided: int | None = None                             # how many decisions (read without them)
@@ -154,6 +157,7 @@ class Store:
         """Create the tables if missing."""
         async with self.engine.begin() as conn:
             await conn.run_sync(metadata.create_all)
+            await conn.run_sync(_add_missing_columns)
 
     async def close(self) -> None:
         if self._listener is not None:
@@ -177,6 +181,7 @@ class Store:
                "mods": list(record.mods), "players": record.players, "seed": record.seed,
                "chance": list(record.chance), "lang": record.lang, "seating": record.seating,
                "claimed": list(record.claimed), "listed": record.listed, "turn": record.turn,
+               "deciding": record.deciding,
                "decided": len(record.decisions), "finished": record.finished, "updated": now}
         async with self.engine.begin() as conn:
             if record.version == 0:
@@ -295,8 +300,18 @@ def _record(row: Any) -> GameRecord:
                       seating=dict(row["seating"]), variants=list(row["variants"]), mods=list(row["mods"]),
                       chance=list(row["chance"]), lang=row["lang"], title=row["title"] or "",
                       claimed=list(row["claimed"]), listed=bool(row["listed"]), turn=row["turn"],
+                      deciding=row["deciding"],
                       finished=bool(row["finished"]), version=row["version"], decided=row["decided"], created=row["created"],
                       updated=row["updated"])
+
+
+def _add_missing_columns(connection) -> None:
+    """A database made before a column was added gets it (nullable, so old rows read as None)."""
+    have = {column["name"] for column in sa_inspect(connection).get_columns("games")}
+    for column in games.columns:
+        if column.name not in have and column.nullable:
+            kind = column.type.compile(dialect=connection.dialect)
+            connection.exec_driver_sql(f'ALTER TABLE games ADD COLUMN "{column.name}" {kind}')
 
 
 def _sqlite_pragmas(connection, _record) -> None:

@@ -268,3 +268,26 @@ def test_a_damaged_save_of_parts_is_refused(ruleset, damage):
     damage(data["state"])
     with pytest.raises(SaveFileError, match="damaged"):
         from_json(json.dumps(data), ruleset, verify=False)
+
+
+def test_a_secret_choice_s_prompt_reaches_no_other_seat_and_no_spectator():
+    """Catastrophic's setup: seat 0's "where does <the card it lays face down> go" names the
+    card; a spectator's view (and a save made from it) shows that seat deciding, not the
+    prompt (the leak the table's leak test found in a spectator's seat record)."""
+    import json
+
+    from speciation import load_ruleset
+    from speciation.interpreter.views import public_view
+    game = Game.new(load_ruleset("catastrophic"), 3, 4)
+    for _ in range(40):
+        mine = [d for d in game.decisions() if d.player == 0][0]
+        if mine.prompt.startswith("where does"):
+            break
+        actions = mine.legal_actions()
+        game.apply([a for a in actions if a.value is not None][0] if len(actions) > 1 else actions[0])
+    assert mine.prompt.startswith("where does") and len(game.decisions()) == 3
+    card = mine.prompt[len("where does "):-len(" go")]
+    spectator = public_view(game)
+    assert spectator["pending"]["prompt"] == "?" and card not in json.dumps([spectator["pending"], spectator["log"]])
+    for seat in (1, 2):
+        assert game.view(seat)["pending"]["prompt"] != mine.prompt

@@ -57,8 +57,9 @@ def _play(state, choose_outcome, choose_action, decisions=None):
     return met
 
 
-@pytest.mark.parametrize("ruleset, decisions", [(TOY, None), ("original", 60), ("marine", 60), ("evolution", 60),
-                                               ("catastrophic", 60)])
+# Catastrophic's setup is simultaneous, so its OpenSpiel game is a simultaneous-move game
+# (joint actions): test_adapters_simultaneous.py::test_openspiel_catastrophic plays it.
+@pytest.mark.parametrize("ruleset, decisions", [(TOY, None), ("original", 60), ("marine", 60), ("evolution", 60)])
 def test_openspiel_every_chance_step_is_a_chance_node(ruleset, decisions, monkeypatch):
     """The rules' own chance, step by step: a game played through the adapter with the
     outcomes a seeded ``Game`` drew (each chance node having as many outcomes as the list the

@@ -44,6 +44,8 @@ RULESETS = {
     "evolution": {"order": False, "values": False},
     "catastrophic": {"order": False, "values": True},   # hands; a response window asks only one seat
     str(FIXTURES / "faces"): {"order": False, "values": False, "faces": True},  # revealed to one seat, to all
+    str(FIXTURES / "sealed"): {"order": False, "values": False},  # seats commit at once, revealed together
+    # (every sealed value is revealed by the end; test_table_simultaneous.py looks before the reveal)
 }
 
 

@@ -68,7 +68,9 @@ const Lobby = (() => {
       link.textContent = game.title;
       const name = document.createElement("td");
       name.append(link);
-      const turn = game.finished ? _("game over") : game.yours ? _("your turn") : game.turn === null ? "" : _("seat {n}", { n: game.turn + 1 });
+      // every seat deciding now (several while seats decide at once)
+      const deciding = (game.deciding || (game.turn === null ? [] : [game.turn])).map((s) => s + 1).join(", ");
+      const turn = game.finished ? _("game over") : game.yours ? _("your turn") : deciding ? _("seat {n}", { n: deciding }) : "";
       row.append(name, cell(game.mine.map((s) => s + 1).join(", ") || _("creator")), cell(turn), cell(when(game.updated)));
       rows.push(row);
     }

@@ -95,11 +95,24 @@ function showStatus(message) {
   } else if (message.yours) {
     $("who").textContent = _("Your decision — {name}:", { name: message.seat_name });
     $("prompt").textContent = message.prompt;
+  } else if (deciding(message).length > 1) {  // several seats decide at once: only that they do
+    $("who").textContent = _("{names} decide at the same time.", { names: othersDeciding(message).join(", ") });
+    $("prompt").textContent = "";
   } else {
     $("who").textContent = message.agent_thinking ? _("{name} decides (thinking…):", { name: message.decider_name })
       : _("{name} decides:", { name: message.decider_name });
     $("prompt").textContent = message.prompt;
   }
+}
+
+// The seats deciding now (several at once at a simultaneous step), and the others' names.
+function deciding(message) {
+  return message.deciders || (message.decider === null || message.decider === undefined ? [] : [message.decider]);
+}
+
+function othersDeciding(message) {
+  const replay = message.mode === "replay";  // a replay names every seat deciding, the one shown too
+  return deciding(message).filter((s) => replay || s !== message.seat).map((s) => message.players[s].name);
 }
 
 function markChoosable(message) {
@@ -122,9 +135,12 @@ function showOptions(message) {
     return;
   }
   if (!message.yours) {
-    box.append(note(message.over ? _("The game is over.") : _("Waiting for {name}.", { name: message.decider_name })));
+    box.append(note(message.over ? _("The game is over.") : _("Waiting for {name}.", { name: othersDeciding(message).join(", ") })));
     showCreator(message);
     return;
+  }
+  if (othersDeciding(message).length) {  // they decide at the same time; their choices stay hidden
+    box.append(note(_("Deciding at the same time: {names}.", { names: othersDeciding(message).join(", ") })));
   }
   for (const o of message.options) {
     const button = document.createElement("button");
@@ -221,7 +237,7 @@ function showPlayers(message) {
   table.replaceChildren();
   for (const p of message.players) {
     const row = table.insertRow();
-    row.className = (p.seat === message.decider ? "deciding " : "") + (p.seat === message.seat ? "me" : "");
+    row.className = (deciding(message).includes(p.seat) ? "deciding " : "") + (p.seat === message.seat ? "me" : "");
     const name = row.insertCell();
     name.textContent = p.name;  // one name per seat: what it plays, as the log says, and the player
     row.insertCell().textContent = p.kind === "human" ? _("person") : _(p.kind);
@@ -251,6 +267,14 @@ function showTools(message) {
     asked = Math.max(0, asked - 1);
     if (asked === 0) wanted = message.step;
     $("step").textContent = _("decision {step} of {total}", { step: message.step, total: message.total });
+    // whose decision the step was (several seats deciding at once answer one by one)
+    let by = $("step-by");
+    if (!by) {
+      by = document.createElement("span");
+      by.id = "step-by";
+      $("step").after(by);
+    }
+    by.textContent = message.answered === null || message.answered === undefined ? "" : ` · ${message.players[message.answered].name}`;
     const select = $("replay-seat");
     if (select.options.length !== message.seats.length) {
       select.replaceChildren();
