@@ -25,7 +25,7 @@ hidden comes only from the ruleset's ``hidden`` section, parsed once at load int
 Never in a view: the seed, the random generator and the scripted chance (from them a seat
 could rebuild every hidden fact and the future), the machine's stack (it holds the local
 names of rules paused mid-way), the step counter, another seat's private log lines, and
-another seat's pending options.
+another seat's pending options (and their number, for a question asked ``always``).
 
 :func:`public_view` is what every seat sees (a spectator's view): the view of a seat that
 owns nothing, with only the log lines every seat reads and no pending options.
@@ -64,7 +64,7 @@ def view(game, player: int) -> dict:
     if pending is not None:
         pending["id"], pending["prompt"] = game.decision_id, game.prompt  # the prompt in the game's language
         if game.player_of(pending["actor"]) != player:
-            pending["options"] = ["?"] * len(pending["options"])
+            pending["options"] = ["?"] * _shown_count(game, pending)
     return state
 
 
@@ -81,10 +81,16 @@ def public_view(game) -> dict:
     pending = state.get("pending")
     if pending is not None:
         pending["id"], pending["prompt"] = game.decision_id, game.prompt  # the prompt in the game's language
-        pending["options"] = ["?"] * len(pending["options"])
+        pending["options"] = ["?"] * _shown_count(game, pending)
         if pending.get("labels") is not None:
-            pending["labels"] = ["?"] * len(pending["labels"])
+            pending["labels"] = ["?"] * len(pending["options"])
     return state
+
+
+def _shown_count(game, pending: dict) -> int:
+    """How many options another seat sees: one for a question asked 'always' (being asked, and
+    with how many options, says nothing about what the chooser holds), else their number."""
+    return 1 if getattr(game.ruleset.nodes[pending["node"]], "always", False) else len(pending["options"])
 
 
 _NOBODY = object()  # the owner a spectator is: no record's
