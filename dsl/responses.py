@@ -86,11 +86,10 @@ def _hold(defs: Any, hold: Node, pieces: list, always: str) -> str | None:
         defs.errors.append(CompileError("responses: hold's 'list' must name a list attribute, such as game.holding",
                                         hold.where("list")))
         return None
-    option = str(hold.get("option", "hold priority off"))
-    if '"' in option or "\\" in option or "{" in option:
-        defs.errors.append(CompileError("responses: hold's 'option' is plain words (no quotes, backslashes or braces)",
-                                        hold.where("option")))
-        return None
+    # The option is the constant responses_hold_option (tools and agents find it by that name).
+    defs.claim("tables", "responses_hold_option", hold.where("option" if "option" in hold else "list"))
+    defs.tables["responses_hold_option"] = (str(hold.get("option", "hold priority off")),
+                                            hold.where("option" if "option" in hold else "list"))
     pieces.append(("functions", "responses_hold_until", ["p", "top"], hold["until"], hold.where("until")))
     line = ""
     if "log" in hold:   # the choice's own line (every seat reads it) says it already; this adds the rules' words
@@ -108,7 +107,7 @@ def _hold(defs: Any, hold: Node, pieces: list, always: str) -> str | None:
         defs.add_triggers([trigger], None)
     # Without ask_all a seat with nothing to play is skipped: it is not offered the hold either.
     when = "" if always else " if len(offered) > 0 else []"
-    return ASK_HOLD.replace("HOLD", f'"{option}"').format(held=held, always=always, when=when, line=line)
+    return ASK_HOLD.replace("HOLD", "responses_hold_option").format(held=held, always=always, when=when, line=line)
 
 
 def add_responses(defs: Any, section: Node) -> None:
