@@ -5,8 +5,8 @@
 decline; the offered entities are revealed to *q* (``reveal x to q``: *q*'s view, and a
 determinisation for *q*, see them; no other seat does); *q* accepts or refuses them in one
 decision. The value is the accepted list, or ``none`` (declined or refused). Both decisions
-are asked ``privately``: their log lines are the deciding seat's, and another seat sees each
-pending question with one ``"?"`` option, whatever is offered. What an accepted offer does
+are asked ``privately``: their log lines are the deciding seat's; another seat sees the
+partner's question with one ``"?"`` option, whatever is offered. What an accepted offer does
 (the things change hands, something is given back) is the caller's rule.
 
 The section's keys are the two questions' prompts, read by every seat (name nothing hidden):
