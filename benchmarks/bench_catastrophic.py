@@ -59,11 +59,10 @@ def pass_cost(ruleset, players: int, games: int) -> float:
     runs = []
     for _ in range(5):
         positions = [from_json(text, ruleset) for text in saves]
-        for game in positions:
-            game.decision_id  # (each resumed game's token, made once: not the pass's cost)
+        ids = [game.decision_id for game in positions]  # (each resumed game's token: not the pass's cost)
         started = CLOCK()
-        for game in positions:
-            game.apply(None, decision=game.decision_id)
+        for game, decision in zip(positions, ids):
+            game.apply(None, decision=decision)
             if not game.is_over:
                 game.legal_actions()
         runs.append((CLOCK() - started) / len(positions))
