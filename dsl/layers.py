@@ -18,6 +18,7 @@ from typing import Any, cast
 from . import cache
 from . import mods as mods_
 from .errors import CompileError, LoadError, RuleError, RuleErrors, SchemaError, Span, did_you_mean, reset_suggestions
+from .offers import add_offers
 from .responses import add_responses
 from .loader import Node, load_file
 from .reserved import check_fields
@@ -248,7 +249,7 @@ class Definitions:
         if "cards" in doc:
             mods_.change_cards(self, doc["cards"], self.mod_infos[-1] if self.in_mod else None)
         for key in ("symbols", "tables", "entities", "board", "functions", "macros",
-                    "triggers", "modifiers", "checks", "responses", "decks", "labels", "texts", "phrases",
+                    "triggers", "modifiers", "checks", "responses", "offers", "decks", "labels", "texts", "phrases",
                     "presentation", "hidden"):
             if key in doc:
                 getattr(self, "add_" + key)(doc[key], doc)
@@ -361,6 +362,9 @@ class Definitions:
 
     def add_responses(self, section: Node, doc: Node) -> None:
         add_responses(self, section)
+
+    def add_offers(self, section: Node, doc: Node) -> None:
+        add_offers(self, section)
 
     def add_modifiers(self, section: list, doc: Node, owner: str | None = None) -> None:
         self.modifiers.extend((m, owner) for m in section)

@@ -16,6 +16,10 @@ like every other rule:
 - ``ask_all: true`` asks every decider, even one with nothing to play (a pass only), so
   that being asked says nothing about a hand.
 - ``at: [played(c, p)]`` opens a window on each such event's first value.
+- ``hold: {list, until, ends, option, log}``: an asked seat may also hold priority off
+  (offered whatever it holds, so holding says nothing about a hand); a held seat (in
+  ``list``) passes without being asked until ``until`` (of ``p`` and ``top``) holds, when
+  it is asked again and the hold ends, or until an event of ``ends`` ends it.
 
 The names it defines (``respond_to`` and ``responses_*``) are claimed like any definition
 of the layer, so a rule file defining one of them too is an error at its line.
@@ -31,6 +35,24 @@ from .loader import Node, load_text
 PLACE = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$")
 EVENT = re.compile(r"^\s*([A-Za-z_]\w*)\s*\(\s*([A-Za-z_]\w*)\s*(,\s*[A-Za-z_]\w*\s*)*\)\s*$")
 
+ASK = """\
+    may choose c from responses_options(p, top) by p prompt responses_prompt(p, top){always}
+"""
+
+# With 'hold': a seat may hold priority off (a public choice, offered whatever it holds); a
+# held seat passes without being asked until its 'until' holds, which ends the hold.
+ASK_HOLD = """\
+    let c = none
+    if not (p in {held}) or responses_hold_until(p, top):
+        if p in {held}:
+            remove({held}, p)
+        let offered = responses_options(p, top)
+        may choose c from offered + ([HOLD]{when}) by p prompt responses_prompt(p, top){always}
+        if c == HOLD:
+            append({held}, p)
+{line}            c = none
+"""
+
 WINDOW = """\
 let base = len({stack})
 let seats = responses_order(subject)
@@ -40,8 +62,7 @@ while len(seats) > 0:
     let top = {stack}[len({stack}) - 1][0] if len({stack}) > base else subject
     let p = seats[i % len(seats)]
     i += 1
-    may choose c from responses_options(p, top) by p prompt responses_prompt(p, top){always}
-    if c != none:
+{ask}    if c != none:
         responses_play(p, c, top)
         append({stack}, [c, p, top])
         passes = 0
@@ -56,6 +77,37 @@ while len(seats) > 0:
             passes = 0
             i = 0
 """
+
+
+def _hold(defs: Any, hold: Node, pieces: list, always: str) -> str | None:
+    """The window's question with a hold option; its pieces go to *pieces*. None: an error."""
+    held = str(hold["list"]).strip()
+    if not PLACE.match(held):
+        defs.errors.append(CompileError("responses: hold's 'list' must name a list attribute, such as game.holding",
+                                        hold.where("list")))
+        return None
+    # The option is the constant responses_hold_option (tools and agents find it by that name).
+    defs.claim("tables", "responses_hold_option", hold.where("option" if "option" in hold else "list"))
+    defs.tables["responses_hold_option"] = (str(hold.get("option", "hold priority off")),
+                                            hold.where("option" if "option" in hold else "list"))
+    pieces.append(("functions", "responses_hold_until", ["p", "top"], hold["until"], hold.where("until")))
+    line = ""
+    if "log" in hold:   # the choice's own line (every seat reads it) says it already; this adds the rules' words
+        pieces.append(("functions", "responses_hold_line", ["p"], hold["log"], hold.where("log")))
+        line = "            log(responses_hold_line(p))\n"
+    for event in hold.get("ends", []):
+        match = EVENT.match(str(event))
+        if not match:
+            defs.errors.append(CompileError(f"responses: hold's 'ends' lists events like 'turn_began(p)', not '{event}'",
+                                            hold.where("ends")))
+            continue
+        seat = match.group(2)
+        trigger = load_text(f"before: '{event}'\neffect: |\n  if {seat} in {held}:\n      remove({held}, {seat})\n",
+                            hold.where("ends").path)
+        defs.add_triggers([trigger], None)
+    # Without ask_all a seat with nothing to play is skipped: it is not offered the hold either.
+    when = "" if always else " if len(offered) > 0 else []"
+    return ASK_HOLD.replace("HOLD", "responses_hold_option").format(held=held, always=always, when=when, line=line)
 
 
 def add_responses(defs: Any, section: Node) -> None:
@@ -73,7 +125,12 @@ def add_responses(defs: Any, section: Node) -> None:
                section.where("play" if "play" in section else "stack")),
               ("macros", "responses_resolve", ["c", "p", "target"], section["resolve"], section.where("resolve"))]
     origin = section.where("stack")
-    window = WINDOW.format(stack=stack, always=" always" if section.get("ask_all") else "")
+    always = " always" if section.get("ask_all") else ""
+    hold = section.get("hold")
+    ask = ASK.format(always=always) if hold is None else _hold(defs, hold, pieces, always)
+    if ask is None:
+        return
+    window = WINDOW.format(stack=stack, ask=ask)
     pieces.append(("macros", "respond_to", ["subject"], window, origin))
     for table, name, params, text, span in pieces:
         defs.claim(table, name, span)

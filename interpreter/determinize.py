@@ -25,7 +25,8 @@ comes only from the ruleset's ``hidden`` section (``ruleset.hidden``), as ``Game
     ``{kind: attributes}``: the entities the seat does not see (:mod:`.visibility`) trade
     faces as whole entities with others of their kind (and deck) it does not see.
 
-The seat's view of the copy equals its view of the game. The copy also gets a fresh random
+The items of the lists the seat's own pending decision offers (a subset, an offer shown to it
+from another's hand) stay where they are: it knows them. The seat's view of the copy equals its view of the game. The copy also gets a fresh random
 generator (future chance is unknown too), no scripted chance, no private log lines of other
 players, and another player's pending options renamed like the items they came from.
 Not resampled: local names of rules paused mid-way (the stack), which no view shows.
@@ -97,6 +98,9 @@ def determinize(game, seat: int, generator: random.Random, log: bool = True):
                 key = group_of[attr] if number == 0 else (ident, attr, "tail")
                 _collect(slots, key, value, range(start, stop))
 
+    known = _own_options(copy, seat)  # what the seat's own pending decision names, it knows
+    if known:
+        slots = {key: [(c, place) for c, place in places if repr(c[place]) not in known] for key, places in slots.items()}
     renamed = _deal(slots, generator)
     if singles:
         _deal_whole(state["ent"], singles, generator)
@@ -180,6 +184,16 @@ def _deal_faces(ent: dict, hidden, me: Any, generator: random.Random) -> None:
         generator.shuffle(faces)
         for record, values in zip(records, faces):
             record.update(zip(attrs, values))
+
+
+def _own_options(game, seat: int) -> set:
+    """The items of the lists the seat's own pending decision offers (an offer shown to it,
+    from another's hand): it knows them, they stay where they are."""
+    pending = game.state["pending"]
+    if pending is None or not pending["options"] or not isinstance(pending["options"][0], list) \
+            or game.player_of(pending["actor"]) != seat:
+        return set()
+    return {repr(item) for option in pending["options"] for item in option}
 
 
 def _rename_pending(game, seat: int, renamed: dict) -> None:

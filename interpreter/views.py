@@ -25,7 +25,7 @@ hidden comes only from the ruleset's ``hidden`` section, parsed once at load int
 Never in a view: the seed, the random generator and the scripted chance (from them a seat
 could rebuild every hidden fact and the future), the machine's stack (it holds the local
 names of rules paused mid-way), the step counter, another seat's private log lines, and
-another seat's pending options.
+another seat's pending options (and their number, for a question asked ``always``).
 
 :func:`public_view` is what every seat sees (a spectator's view): the view of a seat that
 owns nothing, with only the log lines every seat reads and no pending options.
@@ -66,17 +66,17 @@ def view(game, player: int) -> dict:
     if pending is not None:
         pending["id"], pending["prompt"] = game.decision_id, game.prompt  # the prompt in the game's language
         if game.player_of(pending["actor"]) != player:
-            _unseen(pending)
+            _unseen(game, pending)
     return state
 
 
-def _unseen(pending: dict) -> None:
+def _unseen(game, pending: dict) -> None:
     """Another seat's pending decision as this seat sees it: its options ``"?"``, and, for a
     secret choice (``privately``, or a seat's part of a simultaneous step), its prompt too (a
     prompt may name what is being chosen: "where does <the card laid face down> go")."""
-    pending["options"] = ["?"] * len(pending["options"])
+    pending["options"] = ["?"] * _shown_count(game, pending)
     if pending.get("labels") is not None:
-        pending["labels"] = ["?"] * len(pending["labels"])
+        pending["labels"] = ["?"] * len(pending["options"])
     if pending.get("private") or "fiber" in pending:
         pending["prompt"] = "?"
 
@@ -89,7 +89,7 @@ def _simultaneous(game, player: int | None, state: dict) -> dict:
     state["pending"] = pending = _copy(mine[0].pending)
     pending["id"], pending["prompt"] = mine[0].id, mine[0].prompt
     if mine[0].player != player:
-        _unseen(pending)
+        _unseen(game, pending)
     state["deciding"] = [d.player for d in decisions]
     return state
 
@@ -109,8 +109,14 @@ def public_view(game) -> dict:
         pending = _simultaneous(game, None, state)["pending"]
     if pending is not None:
         pending["id"], pending["prompt"] = game.decision_id, game.prompt  # the prompt in the game's language
-        _unseen(pending)
+        _unseen(game, pending)
     return state
+
+
+def _shown_count(game, pending: dict) -> int:
+    """How many options another seat sees: one for a question asked 'always' (being asked, and
+    with how many options, says nothing about what the chooser holds), else their number."""
+    return 1 if getattr(game.ruleset.nodes[pending["node"]], "always", False) else len(pending["options"])
 
 
 _NOBODY = object()  # the owner a spectator is: no record's

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from ..interpreter.game import Action, Game
 from .base import SeatView
 from .evaluation import Snapshot, evaluations, margin
+from .holding import hold_off
 
 
 class GreedyAgent:
@@ -26,6 +27,9 @@ class GreedyAgent:
         actions = seat.legal_actions()
         if len(actions) == 1:
             return actions[0]
+        held = hold_off(seat.ruleset, actions)  # nothing to answer with: hold priority off
+        if held is not None:
+            return held
         totals = [0.0] * len(actions)
         for _ in range(self.samples):
             for number, value in enumerate(lookahead(seat.determinize(self.rng, log=False), actions, seat.seat)):

@@ -30,6 +30,7 @@ import time
 from ..interpreter.game import Action, Game
 from .base import SeatView
 from .evaluation import Snapshot, results
+from .holding import hold_off
 
 
 class _Node:
@@ -70,6 +71,9 @@ class MctsAgent:
         actions = seat.legal_actions()
         if len(actions) == 1:
             return actions[0]
+        held = hold_off(seat.ruleset, actions)  # nothing to answer with: hold priority off
+        if held is not None:
+            return held
         root = _Node()
         deadline = time.process_time() + self.seconds if self.seconds > 0 else math.inf
         allowed = {repr(a.value) for a in actions}
