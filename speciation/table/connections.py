@@ -17,6 +17,8 @@ import contextlib
 import json
 import time
 from collections import deque
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from starlette.websockets import WebSocket
@@ -31,6 +33,17 @@ CLOSE_TIMEOUT = 2.0    # seconds to wait for a close to be sent
 SCREENS = ("state", "handover")   # whole-screen messages: the newest replaces a waiting one
 FLOODED = 1008         # close codes: policy violation (flooding)
 LAGGARD = 1013         # try again later (could not keep up)
+
+
+# The one thread that builds the screens queued by send_later for every page: the event loop
+# keeps answering (the acting page's own screen is built there, first), and a broadcast
+# never takes more than this thread's share of the process.
+BUILDER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="speciation-screens")
+
+
+def _encoded(build: Callable[[], dict | None]) -> str | None:
+    message = build()
+    return None if message is None else json.dumps(message)
 
 
 class TokenBucket:
@@ -59,13 +72,15 @@ class Connection:
         self.limit, self.flood = queue or QUEUE, flood or FLOOD
         self.send_timeout = send_timeout or SEND_TIMEOUT
         self.bucket = TokenBucket(rate or RATE, burst or BURST)
-        self.waiting: deque[tuple[str, str]] = deque()   # (message type, JSON text)
+        self.waiting: deque[tuple[str, Any]] = deque()   # (message type, JSON text or a screen's builder)
         self.wake = asyncio.Event()
         self.closed = asyncio.Event()
         self.dropped = 0        # incoming messages dropped in a row
         self.warned = False     # told about the current run of dropped messages
         self.reason = ""        # why the server closed it
         self.sent = 0
+        self.last = ""          # the last message sent
+        self.screens = 0        # screens queued so far
         self._sender: asyncio.Task | None = None
         self._closing: asyncio.Task | None = None
 
@@ -77,19 +92,28 @@ class Connection:
 
     def send(self, message: dict | str, kind: str | None = None) -> None:
         """Queue *message* (a dict, or its JSON text with its *kind*); never waits."""
-        if self.closed.is_set():
-            return
         if isinstance(message, dict):
             kind, text = str(message.get("type", "")), json.dumps(message)
         else:
             text = message
-        kind = kind or ""
+        self._queue(kind or "", text)
+
+    def send_later(self, build: Callable[[], dict | None]) -> None:
+        """Queue a screen (a state) that *build* makes when the sender reaches it, in the
+        builder thread (:data:`BUILDER`): the event loop never builds it, and a page that is
+        sent screens faster than it reads gets one build of the newest (None: send nothing)."""
+        self._queue("state", build)
+
+    def _queue(self, kind: str, item: str | Callable[[], dict | None]) -> None:
+        if self.closed.is_set():
+            return
         if kind in SCREENS:  # the page needs only its newest screen
+            self.screens += 1
             for i, (waiting, _) in enumerate(self.waiting):
                 if waiting in SCREENS:
                     del self.waiting[i]
                     break
-        self.waiting.append((kind, text))
+        self.waiting.append((kind, item))
         if len(self.waiting) > self.limit:
             self.close(LAGGARD, "this page could not keep up with the game; reload it")
             return
@@ -102,10 +126,21 @@ class Connection:
                     self.wake.clear()
                     await self.wake.wait()
                     continue
-                _, text = self.waiting.popleft()
+                _, item = self.waiting.popleft()
+                if callable(item):   # a screen built now, off the event loop
+                    queued = self.screens
+                    try:
+                        text = await asyncio.get_running_loop().run_in_executor(BUILDER, _encoded, item)
+                    except Exception:  # the game left memory meanwhile, or failed: a newer show says so
+                        text = None
+                    if text is None or text == self.last or queued != self.screens or self.closed.is_set():
+                        continue   # (the very screen it was sent last, or a newer one is queued: not this)
+                else:
+                    text = item
                 try:
                     await asyncio.wait_for(self.socket.send_text(text), self.send_timeout)
                     self.sent += 1
+                    self.last = text
                 except TimeoutError:
                     self.close(LAGGARD, "this page did not read what the server sent; reload it")
                 except Exception:  # the page went away
