@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import json
 import secrets
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -42,6 +43,10 @@ from .uploads import uploaded, with_uploads
 from .uploads import check as check_uploads
 
 STATIC = Path(__file__).parent / "static"
+# Agents think in a thread of their own, one move at a time for every game: a person's move
+# (the default executor, asyncio.to_thread) never waits behind them, and the event loop keeps
+# its share of the process however many agents play.
+AGENTS = ThreadPoolExecutor(max_workers=1, thread_name_prefix="speciation-agents")
 
 
 @dataclass
@@ -204,7 +209,7 @@ class Table(Keeping):
             if self.agent_delay:
                 await asyncio.sleep(self.agent_delay)
             try:
-                moved = await asyncio.to_thread(session.agent_step)
+                moved = await asyncio.get_running_loop().run_in_executor(AGENTS, session.agent_step)
             except Exception as error:  # an agent or rule failure: tell the pages
                 for page in self.pages.get(ident, []):
                     await self.error(page, f"an agent could not move: {error}")
