@@ -3,7 +3,10 @@ drained by one sender task, and what it sends is metered by a token bucket.
 
 A game's broadcast never awaits a socket: :meth:`Connection.send` only queues. A state (or
 hand-over) message replaces the one still waiting for that page, since each is the page's
-whole screen; so a slow page gets the latest screen, not a backlog. A page whose queue still
+whole screen; so a slow page gets the latest screen, not a backlog. A screen may be queued
+as a builder (:meth:`Connection.send_later`): built, and JSON-encoded, by the one
+:data:`BUILDER` thread when the page's sender reaches it, so the event loop never builds
+the screens of a broadcast, and a page behind gets one build of its newest. A page whose queue still
 overflows, or whose socket accepts nothing for :data:`SEND_TIMEOUT` seconds, is a laggard:
 it is closed (its page reconnects and is sent the whole state again). A page sending faster
 than :data:`RATE` messages a second (bursts of :data:`BURST`) has the excess dropped unread
