@@ -12,6 +12,7 @@ import json
 import secrets
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,7 @@ from ..interpreter.ruleset import available_rulesets, load_ruleset
 from .. import i18n
 from ..i18n import Text
 from . import languages, messages
-from .connections import Connection
+from .connections import BUILDER, Connection
 from .eviction import Eviction
 from .guard import (Refused, bool_field, int_field, names_field, origin_allowed, parse_message, text_field)
 from .guard import json_body as _json_body
@@ -38,6 +39,7 @@ from .session import HUMAN, Replay, TableGame, agent_names
 from .lobby import lobby_routes, offered_rulesets
 from .replays import ws_replay
 from .persist import Keeping
+from .screens import Screens
 from .store import Store
 from .uploads import uploaded, with_uploads
 from .uploads import check as check_uploads
@@ -63,7 +65,7 @@ class Page:
 
 
 @dataclass
-class Table(Keeping):
+class Table(Keeping, Screens):
     """Every game and replay the server holds, the pages watching them, and what the
     person who started the server offers: ruleset and mod folders by name, origins."""
 
@@ -142,37 +144,15 @@ class Table(Keeping):
                 page.waiting = decider
                 await self.send(page, messages.handover(session.game, decider))
                 continue
-            if page is first or only is not None or page.conn is None:
-                await self.send(page, self.screen(session, page.seat, page.lang, page.token))
+            if page is first or only is not None or page.conn is None:   # built first (screens.py)
+                message = self.cached(session, page.seat, page.lang, page.token)
+                if message is None:
+                    message = await BUILDER.first(partial(self.screen, session, page.seat, page.lang, page.token))
+                await self.send(page, message)
             else:  # the others: built off the event loop when sent, the newest only (connections.py)
                 page.conn.send_later(self.later(session, page))
             if page is first and len(pages) > 1:
                 await asyncio.sleep(0)  # let its sender go before the others' messages are built
-
-    def screen(self, session: TableGame, seat: int | None, lang: str, token: str | None) -> dict:
-        """The message of *seat*'s screen in *lang* now (the creator's page: with what it may do)."""
-        with session.lock:
-            cache = self.screens_of(session)  # the position now (another show may have run meanwhile)
-            if (seat, lang) not in cache:
-                cache[seat, lang] = self.state_for(session, seat, lang)
-            message = cache[seat, lang]
-        if session.seating.is_creator(token):
-            message = dict(message, creator=True, agents=agent_names(), hotseat=session.seating.hotseat)
-        return message
-
-    def later(self, session: TableGame, page: Page):
-        """*page*'s screen, to build when its sender reaches it (in the builder thread): the
-        position then; nothing if the page moved on meanwhile (a hand-over: a newer show serves it)."""
-        seat = page.seat
-
-        def build() -> dict | None:
-            if page.seat != seat or page.waiting is not None or self.sessions.get(session.ident) is not session:
-                return None
-            message = self.screen(session, seat, page.lang, page.token)
-            if self.record:
-                self.sent.append((seat, message))
-            return message
-        return build
 
     def screens_of(self, session: TableGame) -> dict[tuple[int | None, str], dict]:
         """The messages of the game's position now, by seat and language: each built once per change of the
@@ -475,7 +455,7 @@ def create_app(table: Table | None = None) -> Starlette:
         Route("/api/resume", guarded(api_resume, limited=True), methods=["POST"]),
         Route("/api/replay", guarded(api_resume, limited=True), methods=["POST"]),
         WebSocketRoute("/ws/play/{ident}", ws_play),
-        WebSocketRoute("/ws/replay/{ident}", lambda socket: ws_replay(table, socket, allowed)),
+        WebSocketRoute("/ws/replay/{ident}", lambda socket: ws_replay(table, socket, allowed, Page)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     routes[-1:-1] = lobby_routes(table, guarded, _json_body)

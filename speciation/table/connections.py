@@ -17,15 +17,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
+import queue
+import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from functools import partial
+from concurrent.futures import Future
+from typing import Any, TypeVar
 
 from starlette.websockets import WebSocket
 
+T = TypeVar("T")
 RATE = 20.0            # messages a second a page may send, on average
 BURST = 40             # ... and in one burst
 FLOOD = 400            # messages dropped in a row before the socket is closed
@@ -38,10 +43,45 @@ FLOODED = 1008         # close codes: policy violation (flooding)
 LAGGARD = 1013         # try again later (could not keep up)
 
 
-# The one thread that builds the screens queued by send_later for every page: the event loop
-# keeps answering (the acting page's own screen is built there, first), and a broadcast
-# never takes more than this thread's share of the process.
-BUILDER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="speciation-screens")
+class Builder:
+    """The one thread that builds the screens of every page, so the event loop never does: the
+    screen of the page that acted (:meth:`first`) before any other page's (:meth:`later`), so
+    a move's answer never waits behind the broadcasts of other moves (each page's sender asks
+    for one build at a time: the queue holds at most one per page)."""
+
+    def __init__(self) -> None:
+        self.queue: queue.PriorityQueue = queue.PriorityQueue()
+        self.order = itertools.count()
+        self.thread: threading.Thread | None = None
+        self.lock = threading.Lock()
+
+    async def first(self, build: Callable[[], T]) -> T:
+        return await asyncio.wrap_future(self._submit(0, build))
+
+    async def later(self, build: Callable[[], T]) -> T:
+        return await asyncio.wrap_future(self._submit(1, build))
+
+    def _submit(self, rank: int, build: Callable[[], T]) -> Future:
+        future: Future = Future()
+        self.queue.put((rank, next(self.order), build, future))
+        with self.lock:
+            if self.thread is None or not self.thread.is_alive():
+                self.thread = threading.Thread(target=self._run, name="speciation-screens", daemon=True)
+                self.thread.start()
+        return future
+
+    def _run(self) -> None:
+        while True:
+            _, _, build, future = self.queue.get()
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                future.set_result(build())
+            except BaseException as error:  # given to the awaiting task
+                future.set_exception(error)
+
+
+BUILDER = Builder()
 
 
 def _encoded(build: Callable[[], dict | None]) -> str | None:
@@ -103,7 +143,7 @@ class Connection:
 
     def send_later(self, build: Callable[[], dict | None]) -> None:
         """Queue a screen (a state) that *build* makes when the sender reaches it, in the
-        builder thread (:data:`BUILDER`): the event loop never builds it, and a page that is
+        builder thread (:data:`BUILDER`, after the acting pages' screens): the event loop never builds it, and a page that is
         sent screens faster than it reads gets one build of the newest (None: send nothing)."""
         self._queue("state", build)
 
@@ -133,7 +173,7 @@ class Connection:
                 if callable(item):   # a screen built now, off the event loop
                     queued = self.screens
                     try:
-                        text = await asyncio.get_running_loop().run_in_executor(BUILDER, _encoded, item)
+                        text = await BUILDER.later(partial(_encoded, item))
                     except Exception:  # the game left memory meanwhile, or failed: a newer show says so
                         text = None
                     if text is None or text == self.last or queued != self.screens or self.closed.is_set():

@@ -28,9 +28,8 @@ async def show_replay(table: Any, ident: str, page: Any) -> None:
     await table.send(page, message)
 
 
-async def ws_replay(table: Any, socket: WebSocket, allowed: Callable[[Any], bool]) -> None:
-    from .app import Page   # (app.py imports this module)
-
+async def ws_replay(table: Any, socket: WebSocket, allowed: Callable[[Any], bool], make_page: Callable[..., Any]) -> None:
+    """A replay's websocket; *make_page* makes the table's page record (``app.Page``)."""
     if not allowed(socket):
         await socket.close(code=1008)
         return
@@ -45,7 +44,7 @@ async def ws_replay(table: Any, socket: WebSocket, allowed: Callable[[Any], bool
         return await close_with(socket, i18n.Text("no such replay"), lang)
     asked = _seat_param(socket)
     seat = (asked if asked is not None and asked < replay.players else 0) if replay.only is False else replay.only
-    page = Page(socket, seat=seat, conn=(conn := Connection(socket)), lang=lang)
+    page = make_page(socket, seat=seat, conn=(conn := Connection(socket)), lang=lang)
     conn.start()
     table.eviction.start(table)
     table.eviction.opened(ident, +1)
