@@ -12,7 +12,6 @@ import json
 import secrets
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +27,7 @@ from ..interpreter.ruleset import available_rulesets, load_ruleset
 from .. import i18n
 from ..i18n import Text
 from . import languages, messages
-from .connections import BUILDER, Connection
+from .connections import Connection
 from .eviction import Eviction
 from .guard import (Refused, bool_field, int_field, names_field, origin_allowed, parse_message, text_field)
 from .guard import json_body as _json_body
@@ -145,10 +144,7 @@ class Table(Keeping, Screens):
                 await self.send(page, messages.handover(session.game, decider))
                 continue
             if page is first or only is not None or page.conn is None:   # built first (screens.py)
-                message = self.cached(session, page.seat, page.lang, page.token)
-                if message is None:
-                    message = await BUILDER.first(partial(self.screen, session, page.seat, page.lang, page.token))
-                await self.send(page, message)
+                await self.send(page, await self.answer(session, page))
             else:  # the others: built off the event loop when sent, the newest only (connections.py)
                 page.conn.send_later(self.later(session, page))
             if page is first and len(pages) > 1:

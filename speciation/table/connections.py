@@ -37,6 +37,7 @@ FLOOD = 400            # messages dropped in a row before the socket is closed
 QUEUE = 64             # messages waiting for one page before it is a laggard
 SEND_TIMEOUT = 60.0    # seconds one send may take before the page is a laggard (a stuck page costs
                        # one waiting screen meanwhile: the others are not delayed)
+RETRY_AFTER = 0.02     # seconds before a screen whose game was busy is built again
 CLOSE_TIMEOUT = 2.0    # seconds to wait for a close to be sent
 SCREENS = ("state", "handover")   # whole-screen messages: the newest replaces a waiting one
 FLOODED = 1008         # close codes: policy violation (flooding)
@@ -84,9 +85,12 @@ class Builder:
 BUILDER = Builder()
 
 
-def _encoded(build: Callable[[], dict | None]) -> str | None:
+RETRY = "retry"   # what a builder returns when it cannot build now (its game is being changed)
+
+
+def _encoded(build: Callable[[], dict | str | None]) -> str | None:
     message = build()
-    return None if message is None else json.dumps(message)
+    return message if message is None or isinstance(message, str) else json.dumps(message)
 
 
 class TokenBucket:
@@ -141,13 +145,14 @@ class Connection:
             text = message
         self._queue(kind or "", text)
 
-    def send_later(self, build: Callable[[], dict | None]) -> None:
+    def send_later(self, build: Callable[[], dict | str | None]) -> None:
         """Queue a screen (a state) that *build* makes when the sender reaches it, in the
         builder thread (:data:`BUILDER`, after the acting pages' screens): the event loop never builds it, and a page that is
-        sent screens faster than it reads gets one build of the newest (None: send nothing)."""
+        sent screens faster than it reads gets one build of the newest (None: send nothing;
+        :data:`RETRY`: build it again a little later)."""
         self._queue("state", build)
 
-    def _queue(self, kind: str, item: str | Callable[[], dict | None]) -> None:
+    def _queue(self, kind: str, item: str | Callable[[], dict | str | None]) -> None:
         if self.closed.is_set():
             return
         if kind in SCREENS:  # the page needs only its newest screen
@@ -169,13 +174,18 @@ class Connection:
                     self.wake.clear()
                     await self.wake.wait()
                     continue
-                _, item = self.waiting.popleft()
+                kind, item = self.waiting.popleft()
                 if callable(item):   # a screen built now, off the event loop
                     queued = self.screens
                     try:
                         text = await BUILDER.later(partial(_encoded, item))
                     except Exception:  # the game left memory meanwhile, or failed: a newer show says so
                         text = None
+                    if text is RETRY:   # its game is being changed (an agent thinking): try again soon
+                        if queued == self.screens:
+                            self.waiting.appendleft((kind, item))
+                        await asyncio.sleep(RETRY_AFTER)
+                        continue
                     if text is None or text == self.last or queued != self.screens or self.closed.is_set():
                         continue   # (the very screen it was sent last, or a newer one is queued: not this)
                 else:

@@ -11,10 +11,13 @@ queued meanwhile. :class:`.app.Table` mixes this in.
 """
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from . import messages
+from .connections import BUILDER, RETRY, RETRY_AFTER
 from .session import TableGame, agent_names
 
 
@@ -30,14 +33,31 @@ class Screens:
     def state_for(self, session: TableGame, seat: int | None, lang: str | None = None) -> dict:
         raise NotImplementedError
 
-    def screen(self, session: TableGame, seat: int | None, lang: str, token: str | None) -> dict:
-        """The message of *seat*'s screen in *lang* now (the creator's page: with what it may do)."""
-        with session.lock:
+    def screen(self, session: TableGame, seat: int | None, lang: str, token: str | None) -> dict | str:
+        """The message of *seat*'s screen in *lang* now (the creator's page: with what it may
+        do); :data:`.connections.RETRY` while the game is being changed (an agent thinking
+        holds it): the builder thread never waits for an agent."""
+        if not session.lock.acquire(blocking=False):
+            return RETRY
+        try:
             cache = self.screens_of(session)  # the position now (another show may have run meanwhile)
             if (seat, lang) not in cache:
                 cache[seat, lang] = self.state_for(session, seat, lang)
             message = cache[seat, lang]
+        finally:
+            session.lock.release()
         return self._for(session, message, token)
+
+    async def answer(self, session: TableGame, page: Any) -> dict:
+        """*page*'s screen now, before any other page's: from the cache if built already (a
+        refusal's re-send, a page reconnecting), else by the builder thread first."""
+        while True:
+            message: dict | str | None = self.cached(session, page.seat, page.lang, page.token)
+            if message is None:
+                message = await BUILDER.first(partial(self.screen, session, page.seat, page.lang, page.token))
+            if isinstance(message, dict):
+                return message
+            await asyncio.sleep(RETRY_AFTER)   # an agent of this game is thinking
 
     def cached(self, session: TableGame, seat: int | None, lang: str, token: str | None) -> dict | None:
         """*seat*'s screen now if it is built already and the game is not being changed (None:
@@ -52,16 +72,18 @@ class Screens:
             session.lock.release()
         return None if message is None else self._for(session, message, token)
 
-    def later(self, session: TableGame, page: Any) -> Callable[[], dict | None]:
+    def later(self, session: TableGame, page: Any) -> Callable[[], dict | str | None]:
         """*page*'s screen, to build when its sender reaches it (in the builder thread): the
-        position then; nothing if the page moved on meanwhile (a hand-over: a newer show serves it)."""
+        position then; nothing if the page moved on meanwhile (a hand-over: a newer show serves
+        it); :data:`.connections.RETRY` while the game is being changed (an agent thinking holds
+        it): the builder goes on with other pages' screens meanwhile."""
         seat = page.seat
 
-        def build() -> dict | None:
+        def build() -> dict | str | None:
             if page.seat != seat or page.waiting is not None or self.sessions.get(session.ident) is not session:
                 return None
             message = self.screen(session, seat, page.lang, page.token)
-            if self.record:
+            if self.record and isinstance(message, dict):
                 self.sent.append((seat, message))
             return message
         return build
