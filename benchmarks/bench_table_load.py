@@ -2,20 +2,31 @@
 
     python benchmarks/bench_table_load.py                      # 50 games, 60 s of play
     python benchmarks/bench_table_load.py --games 20 --seconds 30 --think 0.5
+    python benchmarks/bench_table_load.py --seats human,human,human --spectators 0
 
 Starts the table's server in a process of its own (this file with ``--serve PORT``: the
-table's app under uvicorn, as ``speciation serve`` runs it, with an eviction policy that lets
-finished and abandoned games leave memory after a few seconds, the hook standing for the
-store), creates the games over HTTP (original, 3 seats, every seat a person on their own
-page: ``hotseat: false``), and opens each seat's invite link as a websocket client (the
-``websockets`` library). Each page, when its seat decides, waits its "thinking" time
-(``--think``, uniform from half to one and a half times it: excluded from the figures), picks
-a random option and sends it; the **move round trip** is from sending the choice to the
-arrival of that page's next state. Reports p50/p95/p99/max of the round trip, moves a second,
-and the server's resident memory (RSS): started, once the games are created, at the end of
-play, and after the pages have closed and the games have left memory. Not a test (speed
-targets live here, not in timed tests): the behaviour under abuse is tested in
+table's app under uvicorn, as ``speciation serve`` runs it, without the per-address limits
+(every page here comes from one address), with an eviction policy that lets finished and
+abandoned games leave memory after a few seconds, the hook standing for the store), creates
+the games over HTTP (original; by default 3 seats, two people and a greedy agent playing on
+the server, ``hotseat: false``) and opens each person's invite link and each game's
+spectator link (``--spectators``, default 1) as a websocket client (the ``websockets``
+library): 3 pages a game. Each person's page, when its seat decides, waits its "thinking"
+time (``--think``, uniform from half to one and a half times it: excluded from the figures),
+picks a random option and sends it; the **move round trip** is from sending the choice to
+the arrival of that page's next state (the agents' moves come after it: their thinking is
+not in it). Also reported: how long the game's **other pages** take to see a person's move
+(from the send to each other page's first state after it), moves a second, and the server's
+resident memory (RSS): started, once the games are created, at the end of play, and after
+the pages have closed and the games have left memory. A run names the machine's load
+average: the server shares its CPUs with the client and whatever else runs. Not a test
+(speed targets live here, not in timed tests): the behaviour under abuse is tested in
 ``tests/tools/test_table_load.py``.
+
+A paired before/after: run this file with ``PYTHONPATH`` naming a copy of another tree
+(its ``speciation/`` holding ``dsl``, ``interpreter`` and ``rulesets`` as links, as the
+installed package does; the server is started with this interpreter and that path), one
+right after the other.
 """
 from __future__ import annotations
 
@@ -45,13 +56,18 @@ def serve(port: int, evict: float) -> None:
     from speciation.commands.serve import WS_MAX_SIZE
     from speciation.table.app import Table, create_app
     from speciation.table.eviction import Eviction
+    try:
+        from speciation.table.limits import Gate, Limits
+        limits = {"gate": Gate(Limits.none())}   # one address opens every page: no per-address limit
+    except ImportError:   # a server from before the limits (a paired run against an older tree)
+        limits = {}
 
     def kept(ident: str, session) -> None:   # where the store would write the game's record
         print(f"evicted {ident}", flush=True)
 
     profile = os.environ.get("BENCH_PROFILE")  # a file: the server's cProfile, written when it stops
     table = Table(agent_delay=0.0, eviction=Eviction(finished_after=evict, abandoned_after=evict,
-                                                     replay_after=evict, interval=1.0, hook=kept))
+                                                     replay_after=evict, interval=1.0, hook=kept), **limits)
     config = uvicorn.Config(create_app(table), host="127.0.0.1", port=port, log_level="warning",
                             ws_max_size=WS_MAX_SIZE)
     if not profile:
@@ -97,15 +113,27 @@ def post(url: str, body: dict) -> dict:
 class Figures:
     def __init__(self) -> None:
         self.trips: list[float] = []
+        self.seen: list[float] = []   # from a person's move to another page's first screen after it
         self.errors: list[str] = []
         self.over = 0
 
 
-async def page(url: str, think: float, until: float, rng: random.Random, figures: Figures) -> None:
+class Moves:
+    """One game's latest person move (when it was sent, and a count), shared by its pages."""
+
+    def __init__(self) -> None:
+        self.at = 0.0
+        self.count = 0
+
+
+async def page(url: str, think: float, until: float, rng: random.Random, figures: Figures,
+               moves: Moves | None = None) -> None:
     from websockets.asyncio.client import connect
 
+    moves = moves or Moves()
     async with connect(url, max_size=None) as ws:
         sent_at: float | None = None
+        counted = 0   # the game's moves this page has seen (or made)
         while True:
             timeout = max(0.1, until - time.monotonic() + (30 if sent_at else 0))
             try:
@@ -117,6 +145,9 @@ async def page(url: str, think: float, until: float, rng: random.Random, figures
                 continue
             if message["type"] != "state":
                 continue
+            if moves.count > counted and sent_at is None:   # another page's move reached this one
+                figures.seen.append(time.perf_counter() - moves.at)
+            counted = moves.count
             if sent_at is not None:
                 figures.trips.append(time.perf_counter() - sent_at)
                 sent_at = None
@@ -131,23 +162,29 @@ async def page(url: str, think: float, until: float, rng: random.Random, figures
                     return
                 choice = {"type": "choose", "decision": message["decision"],
                           "index": rng.randrange(len(message["options"]))}
-                sent_at = time.perf_counter()
+                sent_at = moves.at = time.perf_counter()
+                moves.count += 1
+                counted = moves.count
                 await ws.send(json.dumps(choice))
 
 
 async def play(base: str, games: int, seconds: float, think: float, seed: int, figures: Figures,
-               server_pid: int, memory: dict, label: str = "") -> None:
+               server_pid: int, memory: dict, label: str = "", seats: list[str] | None = None,
+               spectators: int = 0) -> None:
     rng = random.Random(seed)
-    links = []
+    seats = seats or ["human"] * 3
+    links = []   # (path, token or "", the game's moves)
     for i in range(games):
         answer = await asyncio.to_thread(post, base + "/api/games", {
-            "ruleset": "original", "players": 3, "seats": ["human"] * 3, "hotseat": False, "seed": seed + i})
-        links.extend(invite["url"].split("#t=") for invite in answer["invites"])
+            "ruleset": "original", "players": len(seats), "seats": seats, "hotseat": False, "seed": seed + i})
+        moves = Moves()
+        links.extend((*invite["url"].split("#t="), moves) for invite in answer["invites"])
+        links.extend((answer["spectator"], "", moves) for _ in range(spectators))
     memory["games created" + label] = rss_mb(server_pid)
     ws_base = base.replace("http", "ws", 1)
     until = time.monotonic() + seconds
-    await asyncio.gather(*(page(f"{ws_base}/ws{path}?token={token}", think, until, random.Random(rng.random()),
-                                figures) for path, token in links))
+    await asyncio.gather(*(page(f"{ws_base}/ws{path}" + (f"?token={token}" if token else ""), think, until,
+                                random.Random(rng.random()), figures, moves) for path, token, moves in links))
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -161,6 +198,10 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=60.0, help="how long the pages play")
     parser.add_argument("--think", type=float, default=1.0, help="mean thinking time of a page, seconds")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seats", default="human,human,greedy",
+                        help="each game's seats, a person (a page playing at random) or an agent (default "
+                             "human,human,greedy)")
+    parser.add_argument("--spectators", type=int, default=1, help="spectator pages per game (default 1)")
     parser.add_argument("--evict", type=float, default=3.0, help="seconds after which an idle game leaves memory")
     parser.add_argument("--rounds", type=int, default=1,
                         help="play the games this many times over (memory: is what left reused?)")
@@ -192,7 +233,7 @@ def main() -> int:
             label = f" ({round_ + 1})" if args.rounds > 1 else ""
             start = time.monotonic()
             asyncio.run(play(base, args.games, args.seconds, args.think, args.seed + 1000 * round_, figures,
-                             server.pid, memory, label))
+                             server.pid, memory, label, args.seats.split(","), args.spectators))
             elapsed += time.monotonic() - start
             memory["end of play" + label] = rss_mb(server.pid)
             time.sleep(args.evict + 3)   # the pages are closed: the games leave memory
@@ -203,21 +244,29 @@ def main() -> int:
         output, _ = server.communicate(timeout=30)
     evicted = output.count("evicted ")
     trips = figures.trips
+    seats = args.seats.split(",")
+    pages = args.games * (seats.count("human") + args.spectators)
     result = {
-        "games": args.games, "rounds": args.rounds, "pages": 3 * args.games, "seconds": round(elapsed, 1), "think": args.think,
+        "games": args.games, "rounds": args.rounds, "seats": args.seats, "spectators": args.spectators,
+        "pages": pages, "seconds": round(elapsed, 1), "think": args.think,
         "moves": len(trips), "moves_per_second": round(len(trips) / elapsed, 1),
         "round_trip_ms": {name: round(1000 * percentile(trips, q), 1)
                           for name, q in (("p50", 0.50), ("p95", 0.95), ("p99", 0.99), ("max", 1.0))},
         "mean_ms": round(1000 * statistics.fmean(trips), 1) if trips else None,
+        "seen_by_others_ms": {name: round(1000 * percentile(figures.seen, q), 1)
+                              for name, q in (("p50", 0.50), ("p95", 0.95), ("p99", 0.99), ("max", 1.0))},
         "errors": len(figures.errors), "games_over": figures.over, "games_evicted": evicted,
         "rss_mb": {k: round(v, 1) for k, v in memory.items()},
         "load_average": round(os.getloadavg()[1], 1), "cpus": os.cpu_count(),
     }
     trip = result["round_trip_ms"]
-    print(f"{args.games} games x 3 pages, {elapsed:.0f} s, think {args.think} s: {len(trips)} moves "
-          f"({result['moves_per_second']}/s)")
+    print(f"{args.games} games ({args.seats}, {args.spectators} spectator), {pages} pages, {elapsed:.0f} s, "
+          f"think {args.think} s: {len(trips)} person moves ({result['moves_per_second']}/s)")
     print(f"move round trip: p50 {trip['p50']} ms, p95 {trip['p95']} ms, p99 {trip['p99']} ms, max {trip['max']} ms "
           f"(goal p99 <= {GOAL_P99 * 1000:.0f} ms: {'met' if trip['p99'] <= GOAL_P99 * 1000 else 'NOT met'})")
+    seen = result["seen_by_others_ms"]
+    print(f"the other pages see a move: p50 {seen['p50']} ms, p95 {seen['p95']} ms, p99 {seen['p99']} ms, "
+          f"max {seen['max']} ms")
     print("server RSS: " + ", ".join(f"{k} {v:.0f} MB" for k, v in memory.items())
           + f" ({evicted} of {args.games * args.rounds} games evicted)")
     print(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[1]:.1f} over the last 5 minutes "

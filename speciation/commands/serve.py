@@ -31,6 +31,19 @@ def register(commands) -> None:
                             "(several servers may share one PostgreSQL database)")
     serve.add_argument("--memory", action="store_true",
                        help="keep games in memory only: they end with the server")
+    limits = serve.add_argument_group("limits", "what one address and the server may hold and ask (0: no limit; "
+                                                "docs/security.md)")
+    limits.add_argument("--max-pages-per-address", type=int, default=64, metavar="N",
+                        help="pages (websockets) one address may keep open at once (default 64)")
+    limits.add_argument("--max-games", type=int, default=1000, metavar="N",
+                        help="unfinished games the server holds in memory; no new game past it (default 1000)")
+    limits.add_argument("--max-games-per-address", type=int, default=100, metavar="N",
+                        help="unfinished games one address may start (default 100)")
+    limits.add_argument("--api-rate", type=float, default=2.0, metavar="R",
+                        help="requests a second one address may make to start games, check mods, save, resume "
+                             "or replay, on average (default 2)")
+    limits.add_argument("--api-burst", type=int, default=30, metavar="N",
+                        help="... and in one burst (default 30)")
     serve.set_defaults(handler=cmd_serve)
 
 
@@ -39,6 +52,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         import uvicorn
 
         from ..table.app import Table, create_app
+        from ..table.limits import Gate, Limits
         from ..table.store import Store, database_url
     except ImportError as exc:
         print(f"error: the table needs the 'table' extra ({exc.name} is missing): "
@@ -54,7 +68,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"error: cannot open the games' database: {exc}", file=sys.stderr)
         return 2
     table = Table(agent_delay=args.agent_delay, rulesets=rulesets, mods=mods, bound=args.host,
-                  origins={o.rstrip("/").lower() for o in args.origin}, store=store)
+                  origins={o.rstrip("/").lower() for o in args.origin}, store=store,
+                  gate=Gate(Limits(pages_per_address=args.max_pages_per_address, games=args.max_games,
+                                   games_per_address=args.max_games_per_address, rate=args.api_rate,
+                                   burst=args.api_burst)))
     app = create_app(table)
     server = uvicorn.Server(uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
                                            ws_max_size=WS_MAX_SIZE))

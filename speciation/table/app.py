@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import json
 import secrets
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,16 +32,22 @@ from .eviction import Eviction
 from .guard import (Refused, bool_field, int_field, names_field, origin_allowed, parse_message, text_field)
 from .guard import json_body as _json_body
 from .guard import read_body as _body
-from .guard import seat_param as _seat_param
-from .pages import _lang_of, _links, _origin, _page, _replay_state
+from .limits import Gate, address_of, close_with
+from .pages import _lang_of, _links, _origin, _page
 from .session import HUMAN, Replay, TableGame, agent_names
 from .lobby import lobby_routes, offered_rulesets
+from .replays import ws_replay
 from .persist import Keeping
+from .screens import Screens
 from .store import Store
 from .uploads import uploaded, with_uploads
 from .uploads import check as check_uploads
 
 STATIC = Path(__file__).parent / "static"
+# Agents think in a thread of their own, one move at a time for every game: a person's move
+# (the default executor, asyncio.to_thread) never waits behind them, and the event loop keeps
+# its share of the process however many agents play.
+AGENTS = ThreadPoolExecutor(max_workers=1, thread_name_prefix="speciation-agents")
 
 
 @dataclass
@@ -57,7 +64,7 @@ class Page:
 
 
 @dataclass
-class Table(Keeping):
+class Table(Keeping, Screens):
     """Every game and replay the server holds, the pages watching them, and what the
     person who started the server offers: ruleset and mod folders by name, origins."""
 
@@ -77,6 +84,7 @@ class Table(Keeping):
     unloadable: dict[str, str] = field(default_factory=dict)       # game -> why its record cannot be rebuilt
     eviction: Eviction = field(default_factory=Eviction)                # when a game leaves memory
     screens: dict[str, tuple[tuple, dict]] = field(default_factory=dict)  # game -> (key, seat -> message)
+    gate: Gate = field(default_factory=Gate)   # limits per address and per server (limits.py; serve flags)
 
     def new_id(self) -> str:
         return secrets.token_urlsafe(9)
@@ -135,13 +143,10 @@ class Table(Keeping):
                 page.waiting = decider
                 await self.send(page, messages.handover(session.game, decider))
                 continue
-            cache = self.screens_of(session)  # the position now (another show may have run meanwhile)
-            if (page.seat, page.lang) not in cache:
-                cache[page.seat, page.lang] = self.state_for(session, page.seat, page.lang)
-            message = cache[page.seat, page.lang]
-            if session.seating.is_creator(page.token):
-                message = dict(message, creator=True, agents=agent_names(), hotseat=session.seating.hotseat)
-            await self.send(page, message)
+            if page is first or only is not None or page.conn is None:   # built first (screens.py)
+                await self.send(page, await self.answer(session, page))
+            else:  # the others: built off the event loop when sent, the newest only (connections.py)
+                page.conn.send_later(self.later(session, page))
             if page is first and len(pages) > 1:
                 await asyncio.sleep(0)  # let its sender go before the others' messages are built
 
@@ -180,7 +185,7 @@ class Table(Keeping):
             if self.agent_delay:
                 await asyncio.sleep(self.agent_delay)
             try:
-                moved = await asyncio.to_thread(session.agent_step)
+                moved = await asyncio.get_running_loop().run_in_executor(AGENTS, session.agent_step)
             except Exception as error:  # an agent or rule failure: tell the pages
                 for page in self.pages.get(ident, []):
                     await self.error(page, f"an agent could not move: {error}")
@@ -247,13 +252,6 @@ class Table(Keeping):
         await self.send(page, {"type": "invite", "seat": seat, "url": f"/play/{session.ident}#t={token}"})
         return None
 
-    async def show_replay(self, ident: str, page: Page) -> None:
-        replay = self.replays[ident]
-        message = await asyncio.to_thread(_replay_state, replay, page.step, page.seat)
-        message["game"] = ident
-        page.step = message["step"]
-        await self.send(page, message)
-
 
 # ---- HTTP -----------------------------------------------------------------------------------------
 
@@ -268,15 +266,20 @@ def create_app(table: Table | None = None) -> Starlette:
         return origin_allowed(connection.headers.get("origin"), connection.headers.get("host"),
                               connection.url.scheme, table.bound, table.origins)
 
-    def guarded(handler):
-        """A route that answers every refusal and bad input with a 4xx JSON error."""
+    def guarded(handler, limited: bool = False):
+        """A route that answers every refusal and bad input with a 4xx JSON error; *limited*:
+        its requests count against the address's rate (limits.py)."""
         async def route(request: Request) -> Response:
             try:
                 if not allowed(request):
                     raise Refused("pages of another site may not use this table", 403)
+                if limited:
+                    table.gate.request(address_of(request))
                 return await handler(request)
-            except Refused as refusal:
-                return JSONResponse({"error": str(refusal)}, status_code=refusal.status)
+            except Refused as refusal:  # a Text refusal (limits.py) in the asker's language
+                return JSONResponse({"error": i18n.translate(_lang_of(request), refusal.args[0])},
+                                    status_code=refusal.status,
+                                    headers=getattr(refusal, "headers", None))
             except RuleErrors as errors:
                 return JSONResponse({"error": errors.format()}, status_code=400)
             except (SpeciationError, ValueError) as error:
@@ -311,9 +314,11 @@ def create_app(table: Table | None = None) -> Starlette:
         listed = bool_field(body, "listed", False)
         ident, seed, variants = table.new_id(), int_field(body, "seed", None), names_field(body, "variants")
         lang, hotseat = text_field(body, "lang", None, 20), bool_field(body, "hotseat", True) and not listed
+        table.gate.may_start(address := address_of(request), table.sessions)
         session = await asyncio.to_thread(with_uploads, uploads, lambda paths: TableGame.new(
             ident, source, players, seats, seed, variants, mods + paths, lang, hotseat))
         session.origin, session.mod_names, session.listed = name, names_field(body, "mods"), listed
+        table.gate.started_game(address, ident)
         return await _kept(session)
 
     async def _kept(session: TableGame) -> Response:
@@ -371,8 +376,10 @@ def create_app(table: Table | None = None) -> Starlette:
             table.replays[ident] = await asyncio.to_thread(Replay.from_save, ident, text, lang, table.rulesets)
             return JSONResponse({"url": f"/replay/{ident}"})
         hotseat = request.query_params.get("hotseat", "1") != "0"
+        table.gate.may_start(address := address_of(request), table.sessions)
         session = await asyncio.to_thread(TableGame.resume, ident, text, None, lang, hotseat, table.rulesets)
         session.origin = _origin(table, text, session)
+        table.gate.started_game(address, ident)
         return await _kept(session)
 
     async def api_replay_of(request: Request) -> Response:
@@ -394,7 +401,10 @@ def create_app(table: Table | None = None) -> Starlette:
         ident = socket.path_params["ident"]
         session = await table.load_game(ident)
         await socket.accept()
+        if why := table.gate.open_page(address := address_of(socket)):
+            return await close_with(socket, why, _lang_of(socket))
         if session is None:
+            table.gate.close_page(address)
             await socket.send_text(json.dumps({"type": "error", "text": table.unloadable.get(ident)
                                                or "no such game on this server"}))
             await socket.close()
@@ -426,46 +436,7 @@ def create_app(table: Table | None = None) -> Starlette:
             if page in table.pages.get(ident, []):
                 table.pages[ident].remove(page)
             table.eviction.touch(ident)
-            await conn.finish()
-
-    async def ws_replay(socket: WebSocket) -> None:
-        if not allowed(socket):
-            await socket.close(code=1008)
-            return
-        ident = socket.path_params["ident"]
-        await socket.accept()
-        replay = table.replays.get(ident)
-        if replay is None:
-            await socket.send_text(json.dumps({"type": "error", "text": "no such replay"}))
-            await socket.close()
-            return
-        asked = _seat_param(socket)
-        seat = (asked if asked is not None and asked < replay.players else 0) if replay.only is False else replay.only
-        page = Page(socket, seat=seat, conn=(conn := Connection(socket)), lang=_lang_of(socket))
-        conn.start()
-        table.eviction.start(table)
-        table.eviction.opened(ident, +1)
-        try:
-            await table.show_replay(ident, page)
-            while (event := await conn.receive()) is not None:
-                try:
-                    data = parse_message(event.get("text") if event.get("text") is not None else event.get("bytes"))
-                    if data["type"] == "step":
-                        page.step = int_field(data, "to", 0, 0, 10**9) or 0
-                    elif data["type"] == "seat":
-                        if replay.only is not False:
-                            raise Refused("this replay shows only what you saw: no other seat's view")
-                        page.seat = int_field(data, "seat", 0, 0, replay.players - 1)
-                    else:
-                        raise Refused(f"unknown message type {data['type'][:30]!r} (a replay knows step, seat)")
-                except Refused as refusal:
-                    await table.send(page, {"type": "error", "text": str(refusal)})
-                    continue
-                await table.show_replay(ident, page)
-        except (WebSocketDisconnect, RuntimeError):  # the page closed
-            pass
-        finally:
-            table.eviction.opened(ident, -1)
+            table.gate.close_page(address)
             await conn.finish()
 
     routes = [
@@ -473,14 +444,14 @@ def create_app(table: Table | None = None) -> Starlette:
         Route("/play/{ident}", table_page),
         Route("/replay/{ident}", table_page),
         Route("/api/rulesets", guarded(api_rulesets)),
-        Route("/api/games", guarded(api_new), methods=["POST"]),
-        Route("/api/mods", guarded(api_mods), methods=["POST"]),
-        Route("/api/games/{ident}/save", guarded(api_save)),
-        Route("/api/games/{ident}/replay", guarded(api_replay_of), methods=["POST"]),
-        Route("/api/resume", guarded(api_resume), methods=["POST"]),
-        Route("/api/replay", guarded(api_resume), methods=["POST"]),
+        Route("/api/games", guarded(api_new, limited=True), methods=["POST"]),
+        Route("/api/mods", guarded(api_mods, limited=True), methods=["POST"]),
+        Route("/api/games/{ident}/save", guarded(api_save, limited=True)),
+        Route("/api/games/{ident}/replay", guarded(api_replay_of, limited=True), methods=["POST"]),
+        Route("/api/resume", guarded(api_resume, limited=True), methods=["POST"]),
+        Route("/api/replay", guarded(api_resume, limited=True), methods=["POST"]),
         WebSocketRoute("/ws/play/{ident}", ws_play),
-        WebSocketRoute("/ws/replay/{ident}", ws_replay),
+        WebSocketRoute("/ws/replay/{ident}", lambda socket: ws_replay(table, socket, allowed, Page)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     routes[-1:-1] = lobby_routes(table, guarded, _json_body)

@@ -3,7 +3,10 @@ drained by one sender task, and what it sends is metered by a token bucket.
 
 A game's broadcast never awaits a socket: :meth:`Connection.send` only queues. A state (or
 hand-over) message replaces the one still waiting for that page, since each is the page's
-whole screen; so a slow page gets the latest screen, not a backlog. A page whose queue still
+whole screen; so a slow page gets the latest screen, not a backlog. A screen may be queued
+as a builder (:meth:`Connection.send_later`): built, and JSON-encoded, by the one
+:data:`BUILDER` thread when the page's sender reaches it, so the event loop never builds
+the screens of a broadcast, and a page behind gets one build of its newest. A page whose queue still
 overflows, or whose socket accepts nothing for :data:`SEND_TIMEOUT` seconds, is a laggard:
 it is closed (its page reconnects and is sent the whole state again). A page sending faster
 than :data:`RATE` messages a second (bursts of :data:`BURST`) has the excess dropped unread
@@ -14,23 +17,80 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
+import queue
+import threading
 import time
 from collections import deque
-from typing import Any
+from collections.abc import Callable
+from functools import partial
+from concurrent.futures import Future
+from typing import Any, TypeVar
 
 from starlette.websockets import WebSocket
 
+T = TypeVar("T")
 RATE = 20.0            # messages a second a page may send, on average
 BURST = 40             # ... and in one burst
 FLOOD = 400            # messages dropped in a row before the socket is closed
 QUEUE = 64             # messages waiting for one page before it is a laggard
 SEND_TIMEOUT = 60.0    # seconds one send may take before the page is a laggard (a stuck page costs
                        # one waiting screen meanwhile: the others are not delayed)
+RETRY_AFTER = 0.02     # seconds before a screen whose game was busy is built again
 CLOSE_TIMEOUT = 2.0    # seconds to wait for a close to be sent
 SCREENS = ("state", "handover")   # whole-screen messages: the newest replaces a waiting one
 FLOODED = 1008         # close codes: policy violation (flooding)
 LAGGARD = 1013         # try again later (could not keep up)
+
+
+class Builder:
+    """The one thread that builds the screens of every page, so the event loop never does: the
+    screen of the page that acted (:meth:`first`) before any other page's (:meth:`later`), so
+    a move's answer never waits behind the broadcasts of other moves (each page's sender asks
+    for one build at a time: the queue holds at most one per page)."""
+
+    def __init__(self) -> None:
+        self.queue: queue.PriorityQueue = queue.PriorityQueue()
+        self.order = itertools.count()
+        self.thread: threading.Thread | None = None
+        self.lock = threading.Lock()
+
+    async def first(self, build: Callable[[], T]) -> T:
+        return await asyncio.wrap_future(self._submit(0, build))
+
+    async def later(self, build: Callable[[], T]) -> T:
+        return await asyncio.wrap_future(self._submit(1, build))
+
+    def _submit(self, rank: int, build: Callable[[], T]) -> Future:
+        future: Future = Future()
+        self.queue.put((rank, next(self.order), build, future))
+        with self.lock:
+            if self.thread is None or not self.thread.is_alive():
+                self.thread = threading.Thread(target=self._run, name="speciation-screens", daemon=True)
+                self.thread.start()
+        return future
+
+    def _run(self) -> None:
+        while True:
+            _, _, build, future = self.queue.get()
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                future.set_result(build())
+            except BaseException as error:  # given to the awaiting task
+                future.set_exception(error)
+
+
+BUILDER = Builder()
+
+
+RETRY = "retry"   # what a builder returns when it cannot build now (its game is being changed)
+
+
+def _encoded(build: Callable[[], dict | str | None]) -> str | None:
+    message = build()
+    return message if message is None or isinstance(message, str) else json.dumps(message)
 
 
 class TokenBucket:
@@ -59,13 +119,15 @@ class Connection:
         self.limit, self.flood = queue or QUEUE, flood or FLOOD
         self.send_timeout = send_timeout or SEND_TIMEOUT
         self.bucket = TokenBucket(rate or RATE, burst or BURST)
-        self.waiting: deque[tuple[str, str]] = deque()   # (message type, JSON text)
+        self.waiting: deque[tuple[str, Any]] = deque()   # (message type, JSON text or a screen's builder)
         self.wake = asyncio.Event()
         self.closed = asyncio.Event()
         self.dropped = 0        # incoming messages dropped in a row
         self.warned = False     # told about the current run of dropped messages
         self.reason = ""        # why the server closed it
         self.sent = 0
+        self.last = ""          # the last message sent
+        self.screens = 0        # screens queued so far
         self._sender: asyncio.Task | None = None
         self._closing: asyncio.Task | None = None
 
@@ -77,19 +139,29 @@ class Connection:
 
     def send(self, message: dict | str, kind: str | None = None) -> None:
         """Queue *message* (a dict, or its JSON text with its *kind*); never waits."""
-        if self.closed.is_set():
-            return
         if isinstance(message, dict):
             kind, text = str(message.get("type", "")), json.dumps(message)
         else:
             text = message
-        kind = kind or ""
+        self._queue(kind or "", text)
+
+    def send_later(self, build: Callable[[], dict | str | None]) -> None:
+        """Queue a screen (a state) that *build* makes when the sender reaches it, in the
+        builder thread (:data:`BUILDER`, after the acting pages' screens): the event loop never builds it, and a page that is
+        sent screens faster than it reads gets one build of the newest (None: send nothing;
+        :data:`RETRY`: build it again a little later)."""
+        self._queue("state", build)
+
+    def _queue(self, kind: str, item: str | Callable[[], dict | str | None]) -> None:
+        if self.closed.is_set():
+            return
         if kind in SCREENS:  # the page needs only its newest screen
+            self.screens += 1
             for i, (waiting, _) in enumerate(self.waiting):
                 if waiting in SCREENS:
                     del self.waiting[i]
                     break
-        self.waiting.append((kind, text))
+        self.waiting.append((kind, item))
         if len(self.waiting) > self.limit:
             self.close(LAGGARD, "this page could not keep up with the game; reload it")
             return
@@ -102,10 +174,26 @@ class Connection:
                     self.wake.clear()
                     await self.wake.wait()
                     continue
-                _, text = self.waiting.popleft()
+                kind, item = self.waiting.popleft()
+                if callable(item):   # a screen built now, off the event loop
+                    queued = self.screens
+                    try:
+                        text = await BUILDER.later(partial(_encoded, item))
+                    except Exception:  # the game left memory meanwhile, or failed: a newer show says so
+                        text = None
+                    if text is RETRY:   # its game is being changed (an agent thinking): try again soon
+                        if queued == self.screens:
+                            self.waiting.appendleft((kind, item))
+                        await asyncio.sleep(RETRY_AFTER)
+                        continue
+                    if text is None or text == self.last or queued != self.screens or self.closed.is_set():
+                        continue   # (the very screen it was sent last, or a newer one is queued: not this)
+                else:
+                    text = item
                 try:
                     await asyncio.wait_for(self.socket.send_text(text), self.send_timeout)
                     self.sent += 1
+                    self.last = text
                 except TimeoutError:
                     self.close(LAGGARD, "this page did not read what the server sent; reload it")
                 except Exception:  # the page went away

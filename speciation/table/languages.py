@@ -51,3 +51,18 @@ def _follows(mirror: Game, done: list) -> bool:
     """Whether *mirror* took the first of the decisions *done* and no other (not after an undo)."""
     taken = mirror.history["decisions"] if mirror.history is not None else None
     return taken is not None and len(taken) <= len(done) and taken == done[:len(taken)]
+
+
+def replay_in(replay: Any, lang: str | None) -> Any:
+    """*replay* (:class:`.session.Replay`) with its texts in *lang*: itself when it is in that
+    language or its ruleset has no such language, else a replay of the same history in that
+    language, kept beside it (one per language, made when a page of that language opens it)."""
+    wanted = None if lang in (None, "en") else lang
+    own = None if replay.lang in (None, "en") else replay.lang
+    if wanted == own or (wanted is not None and wanted not in replay.ruleset.labels):
+        return replay
+    mirrors: dict[str, Any] = vars(replay).setdefault(_MIRRORS, {})
+    key = wanted or "en"
+    if key not in mirrors:
+        mirrors[key] = type(replay)(replay.ident, replay.ruleset, replay.history, replay.seats, wanted, replay.only)
+    return mirrors[key]

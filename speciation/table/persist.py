@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections.abc import Callable
+from pathlib import Path
 
 from ..api import replay
 from ..agents.registry import make_agent
@@ -20,6 +21,7 @@ from .deciding import apply_recorded
 from .seats import HUMAN, Seating
 from .session import TableGame
 from .store import Conflict, GameRecord, Store
+from .uploads import is_upload, upload_path
 
 
 def record_of(session: TableGame) -> GameRecord:
@@ -30,17 +32,45 @@ def record_of(session: TableGame) -> GameRecord:
         if history is None:
             raise SaveFileError("this game has no decision history, so it cannot be kept")
         digests = list(game.ruleset.mod_digests)
+        mods, texts = _mods_of(session, digests)
         people = session.seating.people
         claimed = (list(session.claimed) + [False] * len(session.seats))[:len(session.seats)]
         return GameRecord(
             ident=session.ident, ruleset=session.origin or game.ruleset.name, title=game.ruleset.title or "",
             players=int(history["players"]), seed=int(history["seed"]), seating=session.seating.to_dict(),
             variants=list(game.ruleset.variants),
-            mods=[{"name": n, "digest": d} for n, d in zip(session.mod_names, digests)],
+            mods=mods, texts=texts,
             chance=list(history.get("chance") or []), lang=session.lang,
             claimed=[claimed[s] if s in people else True for s in range(len(session.seats))],
             listed=session.listed, turn=session.decider, deciding=session.deciders, finished=game.is_over,
             decisions=[list(d) for d in history["decisions"]], version=session.version)
+
+
+def _mods_of(session: TableGame, digests: list[str]) -> tuple[list[dict], dict[str, dict]]:
+    """A game's mods as its record names them: those the server offers by name, then those a
+    page uploaded, by their file name and content digest, with their texts (by digest)."""
+    ruleset = session.game.ruleset
+    offered = len(session.mod_names)
+    mods: list[dict] = [{"name": n, "digest": d} for n, d in zip(session.mod_names, digests)]
+    texts: dict[str, dict] = {}
+    for info, digest in zip(list(ruleset.mod_infos)[offered:], digests[offered:]):
+        path = str(info.get("path"))
+        if is_upload(path):
+            mods.append({"name": Path(path).name, "digest": digest, "upload": True})
+            texts[digest] = {"name": Path(path).name, "text": ruleset.sources.get(path, "")}
+    return mods, texts
+
+
+def _mod_path(record: GameRecord, mod: dict, mod_source: Callable[[str], str]) -> str:
+    """What to load for one mod of *record*: an uploaded one's text, written again where the
+    loader reads uploads (uploads.py), or the folder the server offers under its name."""
+    if not mod.get("upload"):
+        return mod_source(str(mod.get("name")))
+    kept = record.texts.get(str(mod.get("digest")))
+    if kept is None:
+        raise SaveFileError(f"the uploaded mod {str(mod.get('name'))[:60]!r} of game {record.ident} is not "
+                            "in the database")
+    return upload_path(str(kept["name"]), str(kept["text"]))
 
 
 def restore(record: GameRecord, ruleset_source: Callable[[str], str],
@@ -48,7 +78,7 @@ def restore(record: GameRecord, ruleset_source: Callable[[str], str],
     """The session *record* describes: its game replayed from the seed (slow for a long game:
     run it in a thread). *ruleset_source* and *mod_source* turn an offered name into what
     to load (they raise when the server no longer offers it)."""
-    mods = [mod_source(str(m.get("name"))) for m in record.mods]
+    mods = [_mod_path(record, m, mod_source) for m in record.mods]
     ruleset = load_ruleset(ruleset_source(record.ruleset), list(record.variants), mods)
     if list(ruleset.mod_digests) != [m.get("digest") for m in record.mods]:
         raise SaveFileError(f"a mod of game {record.ident} changed since the game began "

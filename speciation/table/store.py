@@ -44,6 +44,7 @@ games = Table(
     Column("title", String(200), nullable=False, default=""),
     Column("variants", JSON, nullable=False),
     Column("mods", JSON, nullable=False),                # [{"name": offered name, "digest": content digest}]
+                                                         # (an uploaded mod: its file name, "upload": true)
     Column("players", Integer, nullable=False),
     Column("seed", BigInteger, nullable=False),
     Column("chance", JSON, nullable=False),
@@ -66,6 +67,14 @@ decisions = Table(
     Column("number", Integer, primary_key=True),
     Column("actor", Text, nullable=False),
     Column("value", Text, nullable=False),               # the decision's value as JSON text (null: a pass)
+)
+
+
+uploads = Table(                                         # uploaded mods' texts, by content (one row each)
+    "uploads", metadata,
+    Column("digest", String(64), primary_key=True),      # the mod's content digest (as the game records it)
+    Column("name", String(200), nullable=False),         # its file name (part of what the digest covers)
+    Column("text", Text, nullable=False),
 )
 
 
@@ -93,6 +102,7 @@ class GameRecord:
     deciding: list[int] | None = None                      # every seat deciding (None: only ``turn``)
     finished: bool = False
     decisions: list[list] = field(default_factory=list)   # [actor, value], in order (read by load only)
+    texts: dict[str, dict] = field(default_factory=dict)  # uploaded mods: digest -> {"name", "text"}
     decided: int | None = None                             # how many decisions (read without them)
     version: int = 0                                       # 0: not stored yet
     created: datetime | None = None
@@ -187,6 +197,7 @@ class Store:
             if record.version == 0:
                 record.created = now
                 await conn.execute(insert(games).values(ident=record.ident, version=1, created=now, **row))
+                await self._keep_texts(conn, record.texts)
                 have: list[list] = []
             else:
                 done = await conn.execute(update(games).where(games.c.ident == record.ident,
@@ -212,6 +223,16 @@ class Store:
         self._stored[record.ident] = [list(d) for d in record.decisions]
         return record.version
 
+    @staticmethod
+    async def _keep_texts(conn, texts: dict[str, dict]) -> None:
+        """Store the uploaded mods' texts the database does not hold yet (by content digest)."""
+        if not texts:
+            return
+        held = set((await conn.execute(select(uploads.c.digest).where(uploads.c.digest.in_(list(texts))))).scalars())
+        new = [{"digest": d, "name": str(t["name"]), "text": str(t["text"])} for d, t in texts.items() if d not in held]
+        if new:
+            await conn.execute(insert(uploads), new)
+
     async def delete(self, ident: str) -> None:
         async with self.engine.begin() as conn:
             await conn.execute(delete(decisions).where(decisions.c.game == ident))
@@ -228,6 +249,10 @@ class Store:
                 return None
             record = _record(row)
             record.decisions = await self._decisions(conn, ident)
+            wanted = [str(m.get("digest")) for m in record.mods if m.get("upload")]
+            if wanted:
+                rows = await conn.execute(select(uploads).where(uploads.c.digest.in_(wanted)))
+                record.texts = {row.digest: {"name": row.name, "text": row.text} for row in rows}
         self._stored[ident] = [list(d) for d in record.decisions]
         return record
 

@@ -83,6 +83,12 @@ def scrub(text: str, paths: list[str]) -> str:
     return text.replace(str(builtin_root()) + os.sep, "")
 
 
+def upload_path(name: str, text: str) -> str:
+    """Where the loader reads an uploaded mod *name* with *text* (written there if missing):
+    a game rebuilt from its record loads its uploaded mods from here."""
+    return str(_write(file_name(name), text))
+
+
 def is_upload(path: str) -> bool:
     """Is *path* an uploaded mod's file (named by its content: it never changes)?"""
     return _FOLDER is not None and Path(path).parent.parent == _FOLDER

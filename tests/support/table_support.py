@@ -41,6 +41,8 @@ class RunningTable:
         import uvicorn
 
         from speciation.table.app import Table, create_app
+        from speciation.table.limits import Gate, Limits
+        options.setdefault("gate", Gate(Limits.none()))   # tests of the limits give their own
         self.table = Table(agent_delay=agent_delay, **options)
         config = uvicorn.Config(create_app(self.table), host="127.0.0.1", port=port, log_level="warning",
                                 ws_max_size=1 << 20)

@@ -83,6 +83,37 @@ async function post(url, body, isText) {
   return data;
 }
 
+// Mods brought as files (uploads.py on the server): read here, checked against the ruleset
+// chosen (POST /api/mods: what each brings, or every error positioned in the file's own
+// name), and sent with the new game, which the server keeps with them (by content).
+let uploads = [];
+
+async function checkUploads() {
+  const list = $("mod-uploads");
+  list.replaceChildren();
+  $("mod-error").textContent = "";
+  uploads = [];
+  for (const file of $("mod-files").files) uploads.push({ name: file.name, text: await file.text() });
+  if (!uploads.length) return;
+  try {
+    const data = await post("/api/mods", { ruleset: $("ruleset").value, variants: chosen("#variants"), uploads });
+    for (const mod of data.mods) {
+      const item = document.createElement("li");
+      const brings = mod.brings.length ? " — " + _("brings {what}", { what: mod.brings.join(", ") }) : "";
+      item.textContent = `${mod.title || mod.name} (${mod.name})${brings}`;
+      list.append(item);
+    }
+    document.body.dataset.mods = "checked";
+  } catch (error) {
+    $("mod-error").textContent = error.message;
+    document.body.dataset.mods = "refused";
+  }
+}
+
+function chosen(box) {
+  return [...document.querySelectorAll(`${box} input:checked`)].map((b) => b.value);
+}
+
 async function start(event) {
   event.preventDefault();
   $("new-error").textContent = "";
@@ -96,6 +127,7 @@ async function start(event) {
     seed: $("seed").value === "" ? null : Number($("seed").value),
     hotseat: $("hotseat").checked && !$("listed").checked,
     listed: $("listed").checked,
+    uploads,
   };
   $("start").disabled = true;
   try {
@@ -164,7 +196,9 @@ async function init() {
   catalogue = await response.json();
   for (const r of catalogue.rulesets) $("ruleset").append(option(r.name, (r.titles || {})[window.I18N_LANG] || r.title));
   fillRuleset();
-  $("ruleset").addEventListener("change", fillRuleset);
+  $("ruleset").addEventListener("change", () => { fillRuleset(); checkUploads(); });
+  $("variants").addEventListener("change", checkUploads);
+  $("mod-files").addEventListener("change", checkUploads);
   $("players").addEventListener("change", fillSeats);
   $("new-form").addEventListener("submit", start);
   $("resume").addEventListener("click", () => load("/api/resume"));
