@@ -417,6 +417,11 @@ class Game:
         twin._token = self._token
         return twin
 
+    def trial(self):
+        """Take actions, then ``trial.rollback()``: back as now, no copy per action (trial.py)."""
+        from .trial import Trial
+        return Trial(self)
+
     def checkpoint(self) -> dict:
         """This game as plain data to come back to with :meth:`restore` (a copy):
         ``{"ruleset": digest, "decisions": count, "history": ..., "state": ...}``."""

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from ..interpreter.game import Action, Game
 from .base import SeatView
-from .evaluation import Snapshot, evaluations, margin
+from .evaluation import evaluations, margin
 
 
 class GreedyAgent:
@@ -36,22 +36,24 @@ class GreedyAgent:
 
 
 def lookahead(base: Game, actions: Sequence[Action], seat: int) -> list[float]:
-    """For each action, on its own copy of *base* (a determinized game): take it, let the
-    rules run to the next decision, and value the position for *seat* by the evaluation (its
-    lead over the best other seat; a finished game won by *seat* counts above all).
+    """For each action, in *base* (a determinized game, the agent's own): take it, let the
+    rules run to the next decision, value the position for *seat* by the evaluation (its
+    lead over the best other seat; a finished game won by *seat* counts above all), and put
+    the game back (``Game.trial``: only what the action changed is put back, no copy per
+    action).
 
-    *base* is valued first and every copy starts from the rule-function values it remembers
-    (``Game.share_remembered``): the rules forget only those an action's statements make
-    stale, so most of the evaluation is looked up, not run again (the values, hence the
-    choices, are the same as from a cold copy)."""
+    *base* is valued first, so each action starts from the rule-function values it
+    remembers: the rules forget only those the action's statements make stale, and most of
+    the evaluation is looked up, not run again (the values, hence the choices, are the same
+    as from a cold copy). *base* ends as it began."""
     found = []
-    evaluations(base)  # values every copy starts from: after an action only what it changed is valued again
-    snapshot = Snapshot(base)
+    base.keep_log = False  # a search reads no log: lines are not even formatted
+    evaluations(base)  # values every action starts from: after an action only what it changed is valued again
+    trial = base.trial()
     for action in actions:
-        game = snapshot.copy()
-        game.share_remembered(base)
-        game.apply(action.value, decision=game.decision_id)
-        values = game.scores if game.is_over else evaluations(game)
-        bonus = 1e6 if game.is_over and game.winner == seat else 0.0
+        base.apply(action.value, decision=base.decision_id)
+        values = base.scores if base.is_over else evaluations(base)
+        bonus = 1e6 if base.is_over and base.winner == seat else 0.0
         found.append(margin(values, seat) + bonus)
+        trial.rollback()
     return found

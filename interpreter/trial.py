@@ -1,0 +1,126 @@
+"""Trials: take actions on a game and put it back exactly as it was, without a copy per action.
+
+An agent that looks ahead (take an action, let the rules run to the next decision, value the
+position) would otherwise copy the whole state once per action it tries. A :class:`Trial`
+remembers the game once; after each action tried, :meth:`Trial.rollback` finds what the
+rules changed and puts back only that:
+
+>>> from speciation import load_ruleset, Game
+>>> game = Game.new(load_ruleset("original"), players=4, seed=1)
+>>> before = game.digest()
+>>> trial = game.trial()
+>>> for action in game.legal_actions():
+...     game.apply(action)          # the rules run to the next decision
+...     trial.rollback()            # and the game is back at this one
+>>> game.digest() == before
+True
+
+What is put back: each attribute the rules can change (one that a statement of the ruleset
+writes, as the compiler noted for remembered values; or, for a ruleset without that note,
+every attribute) whose value differs from the one remembered (compared with ``==``), every
+entity record that gained or lost a field, the entities created or destroyed, every other
+part of the state (the stack, the pending
+decision, the generator, the scripted chance, the step count), the log's length, the
+decision number and history, and the rule-function values the game remembers (the tables an
+action's statements made stale are replaced by copies of the remembered ones; the others,
+never made stale, kept what they learnt, which holds in the remembered state too). Actions
+listed before the trial are accepted again after each rollback (checked by value and
+decision id, as a bare value is). A trial is for one game and
+one decision: restoring a game by hand (``restore``) or editing its state ends its use.
+"""
+from __future__ import annotations
+
+import marshal
+from itertools import compress
+from operator import ne
+from typing import Any
+
+from .expressions import ENTITIES
+from .visibility import FIELD
+
+_IMMUTABLE = (int, float, str, bool, type(None))
+
+
+class Trial:
+    """The game as it is now, to come back to after each action tried (see the module)."""
+
+    __slots__ = ("game", "_pristine", "_frozen", "_records", "_lengths", "_watched", "_places", "_names",
+                 "_values", "_log_size", "_decisions", "_history_size", "_tables", "_fresh", "_log_chars")
+
+    def __init__(self, game):
+        self.game = game
+        state = game.state
+        self._pristine = marshal.loads(marshal.dumps({k: v for k, v in state.items() if k != "log"}))
+        self._frozen: dict[Any, bytes] = {}  # a part (or an entity's record) frozen, made when first put back
+        self._watch(state["ent"], game.ruleset)
+        self._log_size = len(state["log"])
+        self._decisions = game.decision_number
+        history = game._history
+        self._history_size = None if history is None else len(history["decisions"])
+        machine = game._machine
+        self._log_chars = machine.log_chars
+        self._tables = dict(machine.memo)  # the remembered values: name -> table
+        # untouched copies of the tables (a function without arguments keeps its value itself: shared)
+        self._fresh = {name: dict(table) if type(table) is dict else table for name, table in self._tables.items()}
+
+    def _watch(self, ent: dict, ruleset) -> None:
+        """The places compared after each action: (record, attribute) with the value before."""
+        written = getattr(getattr(ruleset, "compiler", None), "written", None)
+        watched = None if written is None else (set(written) - {ENTITIES}) | {FIELD}
+        before = self._pristine["ent"]
+        self._records = list(ent.values())
+        self._lengths = list(map(len, self._records))
+        self._watched, self._places, self._names, self._values = watched, [], [], []
+        for ident, record in ent.items():
+            for attr in (record if watched is None else watched.intersection(record)):
+                self._places.append(record)
+                self._names.append(attr)
+                self._values.append(before[ident][attr])
+
+    def rollback(self) -> None:
+        """Put the game back as it was when the trial began (see the module)."""
+        game = self.game
+        state = game.state
+        pristine = self._pristine
+        ent, before = state["ent"], pristine["ent"]
+        if ent.keys() != before.keys():  # entities created or destroyed: all of them put back
+            ent.clear()
+            ent.update(self._thawed("ent"))
+            self._watch(ent, game.ruleset)
+        else:
+            records, lengths = self._records, self._lengths
+            if list(map(len, records)) != lengths:  # a record that gained or lost a field: put back whole
+                for record, ident in compress(zip(records, before), map(ne, map(len, records), lengths)):
+                    record.clear()
+                    record.update(self._thawed("ent", ident))
+            places, names, values = self._places, self._names, self._values
+            for number in compress(range(len(places)), map(ne, map(dict.__getitem__, places, names), values)):
+                value = values[number]
+                places[number][names[number]] = value if isinstance(value, _IMMUTABLE) else _copied(value)
+        for key in [key for key in state if key not in pristine and key != "log"]:
+            del state[key]
+        for key, value in pristine.items():
+            if key != "ent" and (key not in state or state[key] != value):
+                state[key] = value if isinstance(value, _IMMUTABLE) else self._thawed(key)
+        del state["log"][self._log_size:]
+        game.decision_number = self._decisions
+        game._offer = None  # actions listed before are checked as any other (by value and decision id)
+        if self._history_size is not None and game._history is not None:
+            del game._history["decisions"][self._history_size:]
+        machine = game._machine
+        machine.log_chars = self._log_chars
+        memo, tables, fresh = machine.memo, self._tables, self._fresh
+        machine.memo = {name: table if memo.get(name) is table else
+                        (dict(fresh[name]) if type(table) is dict else table) for name, table in tables.items()}
+
+    def _thawed(self, key: str, ident: Any = None) -> Any:
+        """A fresh copy of a part of the remembered state (of one entity's record with *ident*)."""
+        frozen = self._frozen.get((key, ident))
+        if frozen is None:
+            part = self._pristine[key] if ident is None else self._pristine[key][ident]
+            frozen = self._frozen[key, ident] = marshal.dumps(part)
+        return marshal.loads(frozen)
+
+
+def _copied(value: Any) -> Any:
+    return marshal.loads(marshal.dumps(value))
