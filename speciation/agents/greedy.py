@@ -15,10 +15,17 @@ class GreedyAgent:
     another's; chance on the way is the copy's); then values the position by the evaluation
     (its lead over the best other seat) and picks the best, breaking ties at random.
 
-    Options: ``samples`` (determinizations averaged per decision, default 1)."""
+    Options: ``samples`` (determinizations averaged per decision, default 1).
+
+    Its randomness (the determinization, ties) comes from one generator drawn in turn; in a
+    game with per-source streams (``SeatView.streams``, as balance comparisons play) from a
+    generator of its own for each decision, keyed by the agent's seed, its seat and the
+    decision's number, so a change that alters one decision's draws leaves the others' alone
+    (the two games of a pair then differ only where the change itself shows)."""
 
     def __init__(self, seed: int = 0, seat: int = 0, samples: int = 1):
-        self.rng = random.Random(f"speciation-greedy:{seed}:{seat}")
+        self.key = f"speciation-greedy:{seed}:{seat}"
+        self.rng = random.Random(self.key)
         self.samples = max(1, int(samples))
         self.last_values: dict[str, float] = {}
 
@@ -26,13 +33,14 @@ class GreedyAgent:
         actions = seat.legal_actions()
         if len(actions) == 1:
             return actions[0]
+        rng = self.rng if seat.streams == "single" else random.Random(f"{self.key}:{seat.decision_number}")
         totals = [0.0] * len(actions)
         for _ in range(self.samples):
-            for number, value in enumerate(lookahead(seat.determinize(self.rng, log=False), actions, seat.seat)):
+            for number, value in enumerate(lookahead(seat.determinize(rng, log=False), actions, seat.seat)):
                 totals[number] += value
         self.last_values = dict(zip((repr(a.value) for a in actions), totals))  # for tests and tools
         best = max(totals)
-        return self.rng.choice([a for a, t in zip(actions, totals) if t == best])
+        return rng.choice([a for a, t in zip(actions, totals) if t == best])
 
 
 def lookahead(base: Game, actions: Sequence[Action], seat: int) -> list[float]:
