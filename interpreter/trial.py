@@ -31,21 +31,23 @@ one decision: restoring a game by hand (``restore``) or editing its state ends i
 from __future__ import annotations
 
 import marshal
-from itertools import compress
-from operator import ne
+from itertools import compress, repeat
+from operator import itemgetter, ne, not_
 from typing import Any
 
 from .expressions import ENTITIES
 from .visibility import FIELD
 
 _IMMUTABLE = (int, float, str, bool, type(None))
+_LAYOUTS: dict[int, tuple] = {}  # id(ruleset) -> (ruleset, entity ids, layout, whole): see _layout
+_FIELD = itemgetter(FIELD)
 
 
 class Trial:
     """The game as it is now, to come back to after each action tried (see the module)."""
 
-    __slots__ = ("game", "_pristine", "_frozen", "_records", "_lengths", "_watched", "_places", "_names",
-                 "_values", "_log_size", "_decisions", "_history_size", "_tables", "_fresh", "_log_chars")
+    __slots__ = ("game", "_pristine", "_frozen", "_groups", "_bare", "_whole", "_log_size", "_decisions",
+                 "_history_size", "_tables", "_fresh", "_log_chars")
 
     def __init__(self, game):
         self.game = game
@@ -64,18 +66,19 @@ class Trial:
         self._fresh = {name: dict(table) if type(table) is dict else table for name, table in self._tables.items()}
 
     def _watch(self, ent: dict, ruleset) -> None:
-        """The places compared after each action: (record, attribute) with the value before."""
-        written = getattr(getattr(ruleset, "compiler", None), "written", None)
-        watched = None if written is None else (set(written) - {ENTITIES}) | {FIELD}
+        """What is compared after each action: for each attribute watched, the records that have
+        it and their values before; the records without the visibility field (they may gain it)."""
+        layout, whole = _layout(ruleset, ent)
         before = self._pristine["ent"]
-        self._records = list(ent.values())
-        self._lengths = list(map(len, self._records))
-        self._watched, self._places, self._names, self._values = watched, [], [], []
-        for ident, record in ent.items():
-            for attr in (record if watched is None else watched.intersection(record)):
-                self._places.append(record)
-                self._names.append(attr)
-                self._values.append(before[ident][attr])
+        get = ent.__getitem__
+        self._groups = [(attr, getter, list(map(get, holders)), list(map(getter, map(before.__getitem__, holders))))
+                        for attr, getter, holders in layout]
+        records = list(ent.values())
+        shown = list(map(dict.__contains__, records, repeat(FIELD)))  # the visibility field: per game, not per ruleset
+        with_field = list(compress(records, shown))
+        self._groups.append((FIELD, _FIELD, with_field, list(map(_FIELD, map(before.__getitem__, compress(ent, shown))))))
+        self._bare = list(compress(records, map(not_, shown)))
+        self._whole = whole  # entities may be created or destroyed: their ids are compared too
 
     def rollback(self) -> None:
         """Put the game back as it was when the trial began (see the module)."""
@@ -83,20 +86,22 @@ class Trial:
         state = game.state
         pristine = self._pristine
         ent, before = state["ent"], pristine["ent"]
-        if ent.keys() != before.keys():  # entities created or destroyed: all of them put back
-            ent.clear()
+        if (self._whole or len(ent) != len(before)) and ent.keys() != before.keys():
+            ent.clear()  # entities created or destroyed: all of them put back
             ent.update(self._thawed("ent"))
             self._watch(ent, game.ruleset)
         else:
-            records, lengths = self._records, self._lengths
-            if list(map(len, records)) != lengths:  # a record that gained or lost a field: put back whole
-                for record, ident in compress(zip(records, before), map(ne, map(len, records), lengths)):
-                    record.clear()
-                    record.update(self._thawed("ent", ident))
-            places, names, values = self._places, self._names, self._values
-            for number in compress(range(len(places)), map(ne, map(dict.__getitem__, places, names), values)):
-                value = values[number]
-                places[number][names[number]] = value if isinstance(value, _IMMUTABLE) else _copied(value)
+            if any(map(dict.__contains__, self._bare, repeat(FIELD))):  # a record shown or hidden: put back whole
+                for ident, record in ent.items():
+                    if record != before[ident]:
+                        record.clear()
+                        record.update(self._thawed("ent", ident))
+            for attr, getter, records, values in self._groups:
+                now = list(map(getter, records))
+                if now != values:
+                    for number in compress(range(len(now)), map(ne, now, values)):
+                        value = values[number]
+                        records[number][attr] = value if isinstance(value, _IMMUTABLE) else _copied(value)
         for key in [key for key in state if key not in pristine and key != "log"]:
             del state[key]
         for key, value in pristine.items():
@@ -120,6 +125,29 @@ class Trial:
             part = self._pristine[key] if ident is None else self._pristine[key][ident]
             frozen = self._frozen[key, ident] = marshal.dumps(part)
         return marshal.loads(frozen)
+
+
+def _layout(ruleset, ent: dict) -> tuple:
+    """([(attribute, its getter, ids of the entities that have it)], whether entities may be
+    created or destroyed) for the attributes a statement of *ruleset* can write (every
+    attribute when the ruleset does not say; the visibility field apart), made once per
+    ruleset and set of entities."""
+    ids = list(ent)
+    known = _LAYOUTS.get(id(ruleset))
+    if known is not None and known[0] is ruleset and known[1] == ids:
+        return known[2], known[3]
+    written = getattr(getattr(ruleset, "compiler", None), "written", None)
+    holders: dict[str, list] = {}
+    for ident, record in ent.items():
+        for attr in record:
+            if attr != FIELD and (written is None or attr in written):
+                holders.setdefault(attr, []).append(ident)
+    layout = [(attr, itemgetter(attr), found) for attr, found in holders.items()]
+    whole = written is None or ENTITIES in written
+    if len(_LAYOUTS) > 16:
+        _LAYOUTS.clear()
+    _LAYOUTS[id(ruleset)] = (ruleset, ids, layout, whole)
+    return layout, whole
 
 
 def _copied(value: Any) -> Any:
