@@ -3,9 +3,12 @@ was (digest, pending decision, log, history, remembered values), in every shippe
 agent's lookahead through a trial values each action as a fresh copy would."""
 from __future__ import annotations
 
+import doctest
 import random
 
 import pytest
+
+import speciation.interpreter.trial
 
 from speciation import Game, load_ruleset
 from speciation.agents.evaluation import Snapshot, evaluations, margin
@@ -80,3 +83,8 @@ def test_the_greedy_lookahead_through_a_trial_values_actions_as_fresh_copies_do(
         before = game.digest()
         assert lookahead(game, actions, seat) == cold
         assert game.digest() == before
+
+
+def test_the_module_example_runs():
+    result = doctest.testmod(speciation.interpreter.trial)
+    assert result.attempted >= 5 and result.failed == 0
