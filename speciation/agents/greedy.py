@@ -59,8 +59,12 @@ def lookahead(base: Game, actions: Sequence[Action], seat: int) -> list[float]:
     evaluations(base)  # values every action starts from: after an action only what it changed is valued again
     trial = base.trial()
     for action in actions:
-        base.apply(action.value, decision=base.decision_id)
-        values = base.scores if base.is_over else evaluations(base)
+        try:
+            base.apply(action.value, decision=base.decision_id)
+            values = base.scores if base.is_over else evaluations(base)
+        except BaseException:
+            trial.rollback(everything=True)  # the game is the agent's own: left as it was, whatever happened
+            raise
         bonus = 1e6 if base.is_over and base.winner == seat else 0.0
         found.append(margin(values, seat) + bonus)
         trial.rollback()
