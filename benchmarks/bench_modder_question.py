@@ -52,7 +52,10 @@ def ask(mod: Path, games: int, look_every: int, workers: int, minutes: float, se
         wall = time.monotonic() - started
         data = json.loads(out.read_text()) if out.exists() else {}
     comparison = data.get("comparison", {})
-    return {"mod": mod.name, "wall_seconds": wall, "exit": process.returncode, "text": text,
+    seats = comparison.get("by_seat", {}).values()
+    return {"mod": mod.name, "wall_seconds": wall, "load_average": os.getloadavg(),
+            "different_winners": sum(e["only_first"] for e in seats) if seats else None,
+            "sd_of_differences": comparison.get("sd_of_differences"), "exit": process.returncode, "text": text,
             "pairs": comparison.get("pairs"), "played": comparison.get("played"),
             "answer": comparison.get("answer"), "stopped": comparison.get("stopped"),
             "largest_change_allowed": comparison.get("largest_change_allowed"),
@@ -86,11 +89,21 @@ def main() -> int:
                   f"at 95% with {found['pairs']} pairs")
         for seat, (difference, interval) in found["by_seat"].items():
             print(f"  seat {seat}: {100 * difference:+.1f} points [{100 * interval[0]:+.1f}, {100 * interval[1]:+.1f}]")
+        if found["pairs"]:
+            print(f"  {found['different_winners']} of {found['pairs']} pairs had different winners, "
+                  f"{found['identical_pairs']} ended alike; load average at the end "
+                  + " ".join(f"{x:.1f}" for x in found["load_average"]))
         if args.extrapolate and found["played"]:
             rate = found["wall_seconds"] / found["played"]
-            print(f"  measured {rate:.2f} s wall per pair; {found['identical_pairs']} pairs ended alike; "
-                  f"the {found['needed']} pairs planned without any pairing benefit would take "
-                  f"{found['needed'] * rate / 60:.0f} min at this rate")
+            print(f"  measured {rate:.2f} s wall per pair; the {found['needed']} pairs planned without any "
+                  f"pairing benefit would take {found['needed'] * rate / 60:.0f} min at this rate")
+            cpu, sd = found["cpu_seconds_per_game"], found["sd_of_differences"]
+            if cpu and sd and found["answer"] == "undecided":
+                from speciation.balance.paired import pairs_needed
+                needed = pairs_needed(0.05, 4, sd)["pairs_to_rule_out"]
+                print(f"  with the measured spread of the pairs' differences (sd {sd:.3f}) ruling out 5 points "
+                      f"needs about {needed} pairs: {needed * 2 * cpu / 2 / 60:.0f} min on an idle 2-core "
+                      f"machine at the measured {cpu:.2f} CPU s per game")
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1), encoding="utf-8")
     return 0

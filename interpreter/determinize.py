@@ -101,16 +101,20 @@ def determinize(game, seat: int, generator: random.Random, log: bool = True):
     known = _own_options(copy, seat)  # what the seat's own pending decision names, it knows
     if known:
         slots = {key: [(c, place) for c, place in places if repr(c[place]) not in known] for key, places in slots.items()}
-    renamed = _deal(slots, generator)
+    shuffle = _shuffler(game.state["rng"], generator)
+    renamed = _deal(slots, shuffle)
     if singles:
-        _deal_whole(state["ent"], singles, generator)
+        _deal_whole(state["ent"], singles, shuffle)
     if hidden.faces:
-        _deal_faces(state["ent"], hidden, me, generator)
+        _deal_faces(state["ent"], hidden, me, shuffle)
     if fibers.frame_of(state) is not None:  # seats deciding at once: the others' parts renamed, this seat's first
         _rename_fibers(state, seat, renamed)
     else:
         _rename_pending(copy, seat, renamed)
-    state["rng"] = game_rng.seed_state(generator.getrandbits(63))
+    if isinstance(game.state["rng"], dict):  # per-source streams: the copy's future chance too
+        state["rng"] = game_rng.per_source_state(generator.getrandbits(63))
+    else:
+        state["rng"] = game_rng.seed_state(generator.getrandbits(63))
     state["chance"] = []
     copy.state_edited()
     return copy
@@ -136,7 +140,19 @@ def _collect(slots: dict, key: Any, container: Any, places) -> None:
     slots.setdefault(key, []).extend((container, place) for place in places)
 
 
-def _deal(slots: dict, generator: random.Random) -> dict:
+def _shuffler(streams: Any, generator: random.Random):
+    """How to shuffle a group of hidden items, ``shuffle(items, group)``: with the generator, in
+    turn (the default); in a game with per-source streams (``rng.py``), each group by keys
+    hashed from one draw of the generator, the group and each item, so that one item more in a
+    group leaves the order of the others and every other group as they were (a change to one
+    deck then changes a paired game's resampling only where its own cards come)."""
+    if not isinstance(streams, dict):
+        return lambda items, group: generator.shuffle(items)
+    key = generator.getrandbits(64)
+    return lambda items, group: game_rng.keyed_order(f"{key}\x00{group!r}", items)
+
+
+def _deal(slots: dict, shuffle) -> dict:
     """Deal each group's items anew over its places (in an order that does not depend on
     where they were); returns how unique items were renamed (old -> new)."""
     renamed: dict = {}
@@ -144,7 +160,7 @@ def _deal(slots: dict, generator: random.Random) -> dict:
         places = slots[key]
         old = [container[place] for container, place in places]
         new = sorted(old, key=repr)
-        generator.shuffle(new)
+        shuffle(new, key)
         for (container, place), item in zip(places, new):
             container[place] = item
         if len(set(map(repr, old))) == len(old):
@@ -152,7 +168,7 @@ def _deal(slots: dict, generator: random.Random) -> dict:
     return renamed
 
 
-def _deal_whole(ent: dict, singles: dict[str, list[str]], generator: random.Random) -> None:
+def _deal_whole(ent: dict, singles: dict[str, list[str]], shuffle) -> None:
     """Private single values in no group, dealt anew as whole entities: an entity takes all
     of them from one other entity of its kind with the same ones (never one value of one
     entity with another's other value)."""
@@ -160,14 +176,15 @@ def _deal_whole(ent: dict, singles: dict[str, list[str]], generator: random.Rand
     for ident in sorted(singles):
         record = ent[ident]
         groups.setdefault((record.get("kind"), tuple(singles[ident])), []).append(record)
-    for (_, attrs), records in sorted(groups.items(), key=repr):
+    for group, records in sorted(groups.items(), key=repr):
+        attrs = group[1]
         values = [tuple(record[a] for a in attrs) for record in records]
-        generator.shuffle(values)
+        shuffle(values, group)
         for record, taken in zip(records, values):
             record.update(zip(attrs, taken))
 
 
-def _deal_faces(ent: dict, hidden, me: Any, generator: random.Random) -> None:
+def _deal_faces(ent: dict, hidden, me: Any, shuffle) -> None:
     """The faces of the entities *me* does not see, dealt anew as whole entities: each
     takes every face attribute of one such entity of its kind (or deck), so a copy holds
     only real ones (never one face of one card with another card's other face)."""
@@ -179,9 +196,10 @@ def _deal_faces(ent: dict, hidden, me: Any, generator: random.Random) -> None:
             continue
         attrs = tuple(sorted(face.attributes & record.keys()))
         groups.setdefault((record.get("kind"), record.get("deck"), attrs), []).append(record)
-    for (_, _, attrs), records in groups.items():
+    for group, records in groups.items():
+        attrs = group[2]
         faces = [tuple(record[a] for a in attrs) for record in records]
-        generator.shuffle(faces)
+        shuffle(faces, group)
         for record, values in zip(records, faces):
             record.update(zip(attrs, values))
 

@@ -9,9 +9,7 @@ False
 """
 from __future__ import annotations
 
-import hashlib
 import json
-import marshal
 import secrets
 from typing import Any
 
@@ -19,6 +17,7 @@ from ..dsl.errors import ArgumentError, IllegalActionError, RuleRuntimeError
 from . import fibers, pending as _pending, rng, views
 from .actions import _COPIED, EMPTY, PASS_LABEL, Action, LegalActions, Offer, _Offered, option_index  # noqa: F401 (API)
 from .machine import Machine, deal_copies
+from .statecopy import clone_state as _clone_state, state_digest
 from .views import copy_plain as _copy
 
 CHECKPOINT_KEYS = {"ruleset", "decisions", "history", "state"}
@@ -428,6 +427,11 @@ class Game:
         twin._token = self._token
         return twin
 
+    def trial(self):
+        """Take actions, then ``trial.rollback()``: back as now, no copy per action (trial.py)."""
+        from .trial import Trial
+        return Trial(self)
+
     def checkpoint(self) -> dict:
         """This game as plain data to come back to with :meth:`restore` (a copy):
         ``{"ruleset": digest, "decisions": count, "history": ..., "state": ...}``."""
@@ -469,33 +473,3 @@ class Game:
         A bad seat number raises :class:`ArgumentError`."""
         return views.view(self, player)
 
-
-def state_digest(state: dict) -> str:
-    """SHA-256 of a state as canonical JSON, leaving out the log."""
-    data = {k: v for k, v in state.items() if k != "log"}
-    try:
-        text = json.dumps(data, sort_keys=True)
-    except TypeError:  # a map with keys of several types: order them by type, then value
-        text = json.dumps(_canonical(data))
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
-def _canonical(value: Any) -> Any:
-    if isinstance(value, dict):
-        items = sorted(value.items(), key=lambda kv: (type(kv[0]).__name__, repr(kv[0])))
-        return [["map"], *([repr(k), _canonical(v)] for k, v in items)]
-    if isinstance(value, list):
-        return [_canonical(v) for v in value]
-    return value
-
-
-def _clone_state(state: dict) -> dict:
-    """An independent copy of a state, cheap: the log's lines are never changed once written,
-    so the copy shares them (only the list is new); the rest is copied by ``marshal`` (C
-    speed, plain data only), falling back to :func:`_copy`."""
-    rest = {key: value for key, value in state.items() if key != "log"}
-    try:
-        copied = marshal.loads(marshal.dumps(rest))
-    except ValueError:  # something that is not plain data: copied the slow way
-        copied = _copy(rest)
-    return {key: list(value) if key == "log" else copied[key] for key, value in state.items()}

@@ -61,7 +61,19 @@ def _keys(streams: dict, source: str, items: list) -> list[bytes]:
     steps = streams["steps"]
     step = steps.get(source, 0)
     steps[source] = step + 1
-    prefix = f"{streams['seed']}\x00{source}\x00{step}\x00"
+    return _hashed(f"{streams['seed']}\x00{source}\x00{step}\x00", items)
+
+
+def keyed_order(key: str, items: list) -> None:
+    """Shuffle *items* in place by a key hashed from (*key*, item, which copy of an equal item
+    it is), as a per-source chance step does: one item more or less leaves the others in the
+    same order. For searches that resample what a seat cannot see (``determinize.py``) in a
+    game with per-source streams, so that a change to one deck moves only its own cards."""
+    keys = _hashed(f"{key}\x00", items)
+    items[:] = [item for _, item in sorted(zip(keys, items), key=lambda pair: pair[0])]
+
+
+def _hashed(prefix: str, items: list) -> list[bytes]:
     seen: dict[str, int] = {}
     keys = []
     for item in items:

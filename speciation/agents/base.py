@@ -38,6 +38,12 @@ class SeatView:
         return self._game.decision_number
 
     @property
+    def streams(self) -> str:
+        """How the game draws chance: ``"single"`` or ``"per_source"`` (``interpreter/rng.py``;
+        public, as the game's history says; not what it draws)."""
+        return "per_source" if isinstance(self._game.state["rng"], dict) else "single"
+
+    @property
     def players(self) -> int:
         """How many players the game has."""
         return len(self._game.state["players"])

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from ..interpreter.game import Action, Game
 from .base import SeatView
-from .evaluation import Snapshot, evaluations, margin
+from .evaluation import evaluations, margin
 from .holding import hold_off
 
 
@@ -16,10 +16,17 @@ class GreedyAgent:
     another's; chance on the way is the copy's); then values the position by the evaluation
     (its lead over the best other seat) and picks the best, breaking ties at random.
 
-    Options: ``samples`` (determinizations averaged per decision, default 1)."""
+    Options: ``samples`` (determinizations averaged per decision, default 1).
+
+    Its randomness (the determinization, ties) comes from one generator drawn in turn; in a
+    game with per-source streams (``SeatView.streams``, as balance comparisons play) from a
+    generator of its own for each decision, keyed by the agent's seed, its seat and the
+    decision's number, so a change that alters one decision's draws leaves the others' alone
+    (the two games of a pair then differ only where the change itself shows)."""
 
     def __init__(self, seed: int = 0, seat: int = 0, samples: int = 1):
-        self.rng = random.Random(f"speciation-greedy:{seed}:{seat}")
+        self.key = f"speciation-greedy:{seed}:{seat}"
+        self.rng = random.Random(self.key)
         self.samples = max(1, int(samples))
         self.last_values: dict[str, float] = {}
 
@@ -30,32 +37,39 @@ class GreedyAgent:
         held = hold_off(seat.ruleset, actions)  # nothing to answer with: hold priority off
         if held is not None:
             return held
+        rng = self.rng if seat.streams == "single" else random.Random(f"{self.key}:{seat.decision_number}")
         totals = [0.0] * len(actions)
         for _ in range(self.samples):
-            for number, value in enumerate(lookahead(seat.determinize(self.rng, log=False), actions, seat.seat)):
+            for number, value in enumerate(lookahead(seat.determinize(rng, log=False), actions, seat.seat)):
                 totals[number] += value
         self.last_values = dict(zip((repr(a.value) for a in actions), totals))  # for tests and tools
         best = max(totals)
-        return self.rng.choice([a for a, t in zip(actions, totals) if t == best])
+        return rng.choice([a for a, t in zip(actions, totals) if t == best])
 
 
 def lookahead(base: Game, actions: Sequence[Action], seat: int) -> list[float]:
-    """For each action, on its own copy of *base* (a determinized game): take it, let the
-    rules run to the next decision, and value the position for *seat* by the evaluation (its
-    lead over the best other seat; a finished game won by *seat* counts above all).
+    """For each action, in *base* (a determinized game, the agent's own): take it, let the
+    rules run to the next decision, value the position for *seat* by the evaluation (its
+    lead over the best other seat; a finished game won by *seat* counts above all), and put
+    the game back (``Game.trial``: only what the action changed is put back, no copy per
+    action).
 
-    *base* is valued first and every copy starts from the rule-function values it remembers
-    (``Game.share_remembered``): the rules forget only those an action's statements make
-    stale, so most of the evaluation is looked up, not run again (the values, hence the
-    choices, are the same as from a cold copy)."""
+    *base* is valued first, so each action starts from the rule-function values it
+    remembers: the rules forget only those the action's statements make stale, and most of
+    the evaluation is looked up, not run again (the values, hence the choices, are the same
+    as from a cold copy). *base* ends as it began."""
     found = []
-    evaluations(base)  # values every copy starts from: after an action only what it changed is valued again
-    snapshot = Snapshot(base)
+    base.keep_log = False  # a search reads no log: lines are not even formatted
+    evaluations(base)  # values every action starts from: after an action only what it changed is valued again
+    trial = base.trial()
     for action in actions:
-        game = snapshot.copy()
-        game.share_remembered(base)
-        game.apply(action.value, decision=game.decision_id)
-        values = game.scores if game.is_over else evaluations(game)
-        bonus = 1e6 if game.is_over and game.winner == seat else 0.0
+        try:
+            base.apply(action.value, decision=base.decision_id)
+            values = base.scores if base.is_over else evaluations(base)
+        except BaseException:
+            trial.rollback(everything=True)  # the game is the agent's own: left as it was, whatever happened
+            raise
+        bonus = 1e6 if base.is_over and base.winner == seat else 0.0
         found.append(margin(values, seat) + bonus)
+        trial.rollback()
     return found

@@ -55,8 +55,8 @@ def _difference(x: list[int], y: list[int], detect: float | None) -> dict:
     if n > 1 and entry["sd"]:
         low, high = weightstats.DescrStatsW(d).tconfint_mean(alpha=ALPHA)
         entry["ci95"] = [float(low), float(high)]
-    else:  # every pair the same (or one pair): no spread to estimate
-        entry["ci95"] = [entry["difference"], entry["difference"]]
+    else:  # every pair the same (or one pair): no spread for a t interval; the exact one of the pairs that differ
+        entry["ci95"] = _still_interval(n, entry["difference"])
     table = [[both, only_first], [only_second, n - both - only_first - only_second]]
     entry["p_value"] = float(mcnemar(table, exact=True).pvalue)
     if detect is not None:
@@ -64,11 +64,29 @@ def _difference(x: list[int], y: list[int], detect: float | None) -> dict:
     return entry
 
 
+def _still_interval(n: int, difference: float) -> list[float]:
+    """The 95% interval of a difference that is the same in all *n* pairs. A difference in a
+    win share is at most the share of pairs whose winners differ; with none differing in *n*
+    pairs, that share's exact (Clopper-Pearson) interval bounds it: n identical pairs rule out
+    only what n pairs can (0 of 30: up to 11.6 points), never every change."""
+    from statsmodels.stats.proportion import proportion_confint
+    moved = n if difference else 0
+    low, high = (float(v) for v in proportion_confint(moved, n, alpha=ALPHA, method="beta"))
+    if not difference:
+        return [-high, high]
+    return [low, high] if difference > 0 else [-high, -low]
+
+
 def _equivalence(y, x, d, detect: float) -> float:
-    """The p-value of the paired TOST that the difference lies within ±detect."""
+    """The p-value of the paired TOST that the difference lies within ±detect; when every pair
+    has the same difference (no spread for a t test), the exact binomial test that fewer than
+    *detect* of the pairs differ (a difference is at most that share)."""
     _, _, weightstats, _, _ = _libraries()
     if len(d) < 2 or not d.std():
-        return 0.0 if abs(float(d.mean())) < detect else 1.0
+        if abs(float(d.mean())) >= detect:
+            return 1.0
+        from scipy.stats import binomtest
+        return float(binomtest(int((d != 0).sum()), len(d), detect, alternative="less").pvalue)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return float(weightstats.ttost_paired(y, x, -detect, detect)[0])

@@ -61,10 +61,19 @@ def test_paired_differences_on_a_known_case():
 
 
 def test_identical_pairs_show_no_change_and_a_large_one_is_detected():
-    same = [_record(i, i % 2) for i in range(30)]
+    # 0 pairs of n differing: Clopper-Pearson 95% upper bound 1 - 0.025 ** (1 / n) on the share of
+    # pairs that differ, which bounds the difference; 'not moved by 5 points' needs the exact
+    # binomial test 0.95 ** n < 0.05, so 30 identical pairs leave it undecided and 60 decide it
+    few = [_record(i, i % 2) for i in range(30)]
+    result = compare_paired(few, few, detect=0.05)
+    assert result["answer"] == "undecided" and result["identical_pairs"] == 30
+    assert result["by_seat"][1]["ci95"] == pytest.approx([-(1 - 0.025 ** (1 / 30)), 1 - 0.025 ** (1 / 30)])
+    assert result["by_seat"][1]["equivalence_p"] == pytest.approx(0.95 ** 30)
+    assert result["largest_change_allowed"] == pytest.approx(0.1157, abs=1e-4)
+    same = [_record(i, i % 2) for i in range(60)]
     result = compare_paired(same, same, detect=0.05)
-    assert result["answer"] == "not moved" and result["identical_pairs"] == 30
-    assert result["by_seat"][1]["ci95"] == [0.0, 0.0] and result["largest_change_allowed"] == 0.0
+    assert result["answer"] == "not moved" and result["by_seat"][1]["equivalence_p"] == pytest.approx(0.95 ** 60)
+    assert result["largest_change_allowed"] == pytest.approx(1 - 0.025 ** (1 / 60))
     moved = compare_paired(same, [_record(i, 0) for i in range(30)], detect=0.05)
     assert moved["answer"] == "moved" and moved["by_seat"][1]["difference"] == pytest.approx(0.5)
     assert moved["by_seat"][1]["p_value"] == pytest.approx(2 * 0.5 ** 15)  # 15 discordant pairs, all one way
@@ -119,7 +128,7 @@ def test_compare_mod_reports_in_text_json_and_html(tmp_path, capsys):
                  "--compare-mod", EVEN, "--detect", "10"]) == 0
     text = capsys.readouterr().out
     assert "30 complete pairs of 30 played (30 pairs ended exactly alike)" in text
-    assert "NOT MOVED" in text and "no detectable difference larger than ±0.0 points at 95% with 30 pairs" in text
+    assert "NOT MOVED" in text and "no detectable difference larger than ±11.6 points at 95% with 30 pairs" in text
 
 
 def test_the_mods_card_figures_are_reported(tmp_path, capsys):

@@ -1,0 +1,172 @@
+"""Trials: take actions on a game and put it back exactly as it was, without a copy per action.
+
+An agent that looks ahead (take an action, let the rules run to the next decision, value the
+position) would otherwise copy the whole state once per action it tries. A :class:`Trial`
+remembers the game once; after each action tried, :meth:`Trial.rollback` finds what the
+rules changed and puts back only that:
+
+>>> from speciation import load_ruleset, Game
+>>> game = Game.new(load_ruleset("original"), players=4, seed=1)
+>>> before = game.digest()
+>>> trial = game.trial()
+>>> for action in game.legal_actions():
+...     game.apply(action)          # the rules run to the next decision
+...     trial.rollback()            # and the game is back at this one
+>>> game.digest() == before
+True
+
+What is put back: each attribute the rules can change (one that a statement of the ruleset
+writes, as the compiler notes for remembered values; every attribute for a ruleset without
+that note) whose value differs from the one remembered (compared with ``==``), a record shown
+or hidden on the way (the visibility field), the entities created or destroyed, every other
+part of the state (the stack, the pending decision, the generator, the scripted chance, the
+step count), the log's length, the decision number and history, and the rule-function values
+the game remembers (the tables an action's statements made stale are replaced by copies of
+the remembered ones; the others, never made stale, keep what they learnt, which holds in the
+remembered state too). Actions listed before the trial are accepted again after each
+rollback (checked by value and decision id, as a bare value is). A trial is for one game at
+one decision: restoring the game by hand (``restore``) or editing its state ends its use.
+"""
+from __future__ import annotations
+
+import marshal
+from itertools import compress, repeat
+from operator import itemgetter, ne, not_
+from typing import Any
+
+from .expressions import ENTITIES
+from .visibility import FIELD
+
+_IMMUTABLE = (int, float, str, bool, type(None))
+_LAYOUTS: dict[int, tuple] = {}  # id(ruleset) -> (ruleset, key, layout, whole): see _layout
+_FIELD = itemgetter(FIELD)
+
+
+class Trial:
+    """The game as it is now, to come back to after each action tried (see the module)."""
+
+    __slots__ = ("game", "_pristine", "_frozen", "_groups", "_bare", "_whole", "_log_size", "_decisions",
+                 "_history_size", "_start", "_fresh", "_log_chars")
+
+    def __init__(self, game):
+        self.game = game
+        state = game.state
+        self._pristine = marshal.loads(marshal.dumps({k: v for k, v in state.items() if k != "log"}))
+        self._frozen: dict[Any, bytes] = {}  # a part (or an entity's record) frozen, made when first put back
+        self._log_size = len(state["log"])
+        self._decisions = game.decision_number
+        history = game._history
+        self._history_size = None if history is None else len(history["decisions"])
+        machine = game._machine
+        self._log_chars = machine.log_chars
+        self._start = dict(machine.memo)  # the remembered values each action starts from: name -> table
+        # untouched copies of the tables (a function without arguments keeps its value itself: shared)
+        self._fresh = {name: dict(table) if type(table) is dict else table for name, table in self._start.items()}
+        self._watch(state["ent"], game.ruleset)
+
+    def _watch(self, ent: dict, ruleset) -> None:
+        """What is compared after each action: for each attribute watched, the records that have
+        it and their values before, and the remembered tables whose loss a write of it always
+        causes (none: compared every time); the records without the visibility field."""
+        layout, whole = _layout(ruleset, ent)
+        before = self._pristine["ent"]
+        get = ent.__getitem__
+        tables = frozenset(name for name, table in self._start.items() if type(table) is dict)
+        self._groups = [(attr, getter, list(map(get, holders)), list(map(getter, map(before.__getitem__, holders))),
+                         signs & tables) for attr, getter, holders, signs in layout]
+        records = list(ent.values())
+        shown = list(map(dict.__contains__, records, repeat(FIELD)))  # the visibility field: per game, not per ruleset
+        with_field = list(compress(records, shown))
+        self._groups.append((FIELD, _FIELD, with_field, list(map(_FIELD, map(before.__getitem__, compress(ent, shown)))),
+                             frozenset()))
+        self._bare = list(compress(records, map(not_, shown)))
+        self._whole = whole  # entities may be created or destroyed: their ids are compared too
+
+    def rollback(self, everything: bool = False) -> None:
+        """Put the game back as it was when the trial began (see the module). After an action
+        that raised, pass ``everything=True``: every watched attribute is compared then (the
+        statement that raised may have written without the rules noting it)."""
+        game = self.game
+        state = game.state
+        machine = game._machine
+        memo, start = machine.memo, self._start
+        stale = frozenset(name for name, table in start.items() if memo.get(name) is not table)
+        pristine = self._pristine
+        ent, before = state["ent"], pristine["ent"]
+        if (self._whole or len(ent) != len(before)) and ent.keys() != before.keys():
+            ent.clear()  # entities created or destroyed: all of them put back
+            ent.update(self._thawed("ent"))
+            self._watch(ent, game.ruleset)
+        else:
+            if any(map(dict.__contains__, self._bare, repeat(FIELD))):  # a record shown or hidden: put back whole
+                for ident, record in ent.items():
+                    if record != before[ident]:
+                        record.clear()
+                        record.update(self._thawed("ent", ident))
+            for attr, getter, records, values, signs in self._groups:
+                if signs and not everything and not signs <= stale:
+                    continue  # a statement writing it would have made these stale: none ran
+                now = list(map(getter, records))
+                if now != values:
+                    for number in compress(range(len(now)), map(ne, now, values)):
+                        value = values[number]
+                        records[number][attr] = value if isinstance(value, _IMMUTABLE) else _copied(value)
+        for key in [key for key in state if key not in pristine and key != "log"]:
+            del state[key]
+        for key, value in pristine.items():
+            if key != "ent" and (key not in state or state[key] != value):
+                state[key] = value if isinstance(value, _IMMUTABLE) else self._thawed(key)
+        del state["log"][self._log_size:]
+        game.decision_number = self._decisions
+        game._offer = None  # actions listed before are checked as any other (by value and decision id)
+        if self._history_size is not None and game._history is not None:
+            del game._history["decisions"][self._history_size:]
+        machine.log_chars = self._log_chars
+        if stale:
+            fresh = self._fresh
+            start = self._start = {name: table if name not in stale else
+                                   (dict(fresh[name]) if type(table) is dict else fresh[name])
+                                   for name, table in start.items()}
+        machine.memo = dict(start)
+
+    def _thawed(self, key: str, ident: Any = None) -> Any:
+        """A fresh copy of a part of the remembered state (of one entity's record with *ident*)."""
+        frozen = self._frozen.get((key, ident))
+        if frozen is None:
+            part = self._pristine[key] if ident is None else self._pristine[key][ident]
+            frozen = self._frozen[key, ident] = marshal.dumps(part)
+        return marshal.loads(frozen)
+
+
+def _layout(ruleset, ent: dict) -> tuple:
+    """([(attribute, its getter, ids of the entities that have it, the rule functions every
+    statement that writes it makes stale)], whether entities may be created or destroyed) for
+    the attributes a statement of *ruleset* can write (every attribute when the ruleset does
+    not say; the visibility field apart), made once per ruleset, set of entities and program."""
+    nodes = getattr(ruleset, "nodes", None) or []
+    key = (list(ent), len(nodes))
+    known = _LAYOUTS.get(id(ruleset))
+    if known is not None and known[0] is ruleset and known[1] == key:
+        return known[2], known[3]
+    written = getattr(getattr(ruleset, "compiler", None), "written", None)
+    signs: dict[str, frozenset] = {}
+    for node in nodes:
+        for attr in getattr(node, "writes", None) or ():
+            made_stale: frozenset = getattr(node, "invalidates", frozenset())
+            signs[attr] = signs[attr] & made_stale if attr in signs else frozenset(made_stale)
+    holders: dict[str, list] = {}
+    for ident, record in ent.items():
+        for attr in record:
+            if attr != FIELD and (written is None or attr in written):
+                holders.setdefault(attr, []).append(ident)
+    layout = [(attr, itemgetter(attr), found, signs.get(attr, frozenset()) if written is not None else frozenset())
+              for attr, found in holders.items()]
+    whole = written is None or ENTITIES in written
+    if len(_LAYOUTS) > 16:
+        _LAYOUTS.clear()
+    _LAYOUTS[id(ruleset)] = (ruleset, key, layout, whole)
+    return layout, whole
+
+
+def _copied(value: Any) -> Any:
+    return marshal.loads(marshal.dumps(value))

@@ -1,0 +1,90 @@
+"""Trials (interpreter/trial.py): every action taken and rolled back leaves the game exactly as it
+was (digest, pending decision, log, history, remembered values), in every shipped ruleset, and an
+agent's lookahead through a trial values each action as a fresh copy would."""
+from __future__ import annotations
+
+import doctest
+import random
+
+import pytest
+
+import speciation.interpreter.trial
+
+from speciation import Game, load_ruleset
+from speciation.agents.evaluation import Snapshot, evaluations, margin
+from speciation.agents.greedy import lookahead
+
+
+def _positions(name: str, players: int, seed: int, every: int, count: int):
+    """Positions of a random game of *name*: every *every*-th decision, *count* of them."""
+    game = Game.new(load_ruleset(name), players, seed)
+    rng = random.Random(seed)
+    found = 0
+    while not game.is_over and found < count:
+        for _ in range(every):
+            if game.is_over:
+                return
+            actions = game.legal_actions()
+            game.apply(actions[rng.randrange(len(actions))])
+        if not game.is_over:
+            found += 1
+            yield game
+
+
+@pytest.mark.parametrize("name,players", [("original", 4), ("marine", 3), ("evolution", 4), ("catastrophic", 2)])
+def test_every_action_rolled_back_leaves_the_game_as_it_was(name, players):
+    for game in _positions(name, players, seed=3, every=23, count=8):
+        before, log, history, number = game.digest(), game.log_size, game.history, game.decision_number
+        pending = repr(game.pending)
+        evaluations(game) if "evaluate" in game.ruleset.conventions or "score" in game.ruleset.conventions else None
+        remembered = {name: dict(t) if type(t) is dict else t for name, t in game._machine.memo.items()}
+        trial = game.trial()
+        actions = list(game.legal_actions())
+        for action in actions:
+            game.apply(action)
+            trial.rollback()
+            assert game.digest() == before and game.log_size == log and game.decision_number == number
+            assert repr(game.pending) == pending and game.history == history
+            for table_name, table in remembered.items():  # what it remembered is still there, unchanged
+                kept = game._machine.memo[table_name]
+                assert kept == table if type(table) is not dict else {k: kept[k] for k in table} == table
+        game.apply(actions[-1])  # an action listed before the trial is still accepted
+
+
+def test_a_rolled_back_game_plays_on_as_one_never_tried():
+    ruleset = load_ruleset("original")
+    tried, plain = Game.new(ruleset, 4, 5), Game.new(ruleset, 4, 5)
+    rng = random.Random(5)
+    for _ in range(150):
+        trial = tried.trial()
+        for action in tried.legal_actions():
+            tried.apply(action)
+            evaluations(tried) if not tried.is_over else None
+            trial.rollback()
+        index = rng.randrange(len(plain.legal_actions()))
+        tried.apply(tried.legal_actions()[index])
+        plain.apply(plain.legal_actions()[index])
+        assert tried.digest() == plain.digest() and tried.log == plain.log
+        if plain.is_over:
+            break
+
+
+def test_the_greedy_lookahead_through_a_trial_values_actions_as_fresh_copies_do():
+    for game in _positions("original", 4, seed=11, every=17, count=10):
+        actions = game.legal_actions()
+        seat = game.current_player
+        cold = []
+        snapshot = Snapshot(game)
+        for action in actions:  # each action on a fresh copy with nothing remembered
+            copy = snapshot.copy()
+            copy.apply(action.value, decision=copy.decision_id)
+            values = copy.scores if copy.is_over else evaluations(copy)
+            cold.append(margin(values, seat) + (1e6 if copy.is_over and copy.winner == seat else 0.0))
+        before = game.digest()
+        assert lookahead(game, actions, seat) == cold
+        assert game.digest() == before
+
+
+def test_the_module_example_runs():
+    result = doctest.testmod(speciation.interpreter.trial)
+    assert result.attempted >= 5 and result.failed == 0
