@@ -74,7 +74,7 @@ class HumanAgent:
             if answer.isdigit() and int(answer) in by_number:
                 self.write(f"  -> {answer.lstrip('0')}. {labels[int(answer)]}")  # as it was offered
                 return by_number[int(answer)]
-            self.command(seat, word, rest.strip(), max(numbers))
+            self.command(seat, word, rest.strip(), shown)
 
     def numbering(self, seat: SeatView, actions: Sequence[Action]) -> list[int]:
         """The options' numbers: 1 to n, but when this seat is asked the same question again
@@ -106,7 +106,7 @@ class HumanAgent:
         if answer.strip().lower() in ("q", "quit"):
             raise QuitGame()
 
-    def command(self, seat: SeatView, word: str, rest: str, count: int) -> None:
+    def command(self, seat: SeatView, word: str, rest: str, shown: str) -> None:
         """Answer one command typed at the prompt (anything but a choice)."""
         if word in ("help", "?", "h"):
             self.write(translate(seat.lang, HELP))
@@ -118,14 +118,14 @@ class HumanAgent:
             self.write(card_text(seat, rest))
         elif word == "log":
             lines = seat.log()
-            shown = len(lines) if rest == "all" else int(rest) if rest.isdigit() else 30
-            for line in lines[-shown:] if shown else []:
+            last = len(lines) if rest == "all" else int(rest) if rest.isdigit() else 30
+            for line in lines[-last:] if last else []:
                 self.write(line)
         elif word == "undo":
             self._undo(seat.seat, seat.lang)
         else:
-            self.write(translate(seat.lang, Text("please type a number from 1 to {count}, a command (help), or q to quit",
-                                                 count=count)))
+            self.write(translate(seat.lang, Text("please type one of the numbers {shown}, a command (help), or q to quit",
+                                                 shown=shown)))
 
     def _undo(self, seat: int, lang: str | None = None) -> None:
         if self.undo_refusal is None:

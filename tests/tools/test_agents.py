@@ -48,7 +48,7 @@ def test_human_agent_reads_numbers_and_quits():
     agent = HumanAgent(read=lambda prompt: next(answers), write=shown.append)
     game = Game.new(load_ruleset(str(TOY)), 2, 0)
     assert agent.choose(SeatView(game, 0)).value == 2
-    assert shown[0] == "Player 1: how many" and shown[-2].startswith("please type a number") and shown[-1] == "  -> 2. 2"
+    assert shown[0] == "Player 1: how many" and shown[-2].startswith("please type one of the numbers") and shown[-1] == "  -> 2. 2"
     with pytest.raises(QuitGame):
         agent.choose(SeatView(game, 0))
 

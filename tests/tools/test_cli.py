@@ -130,7 +130,7 @@ def test_play_with_a_human(capsys, monkeypatch):
     code, out, _ = run(capsys, "play", TOY, "--agents", "human,random", "--seed", "1")
     assert code == 0
     assert "Player 1: how many\n  1. 1\n  2. 2\n  3. 3\n  4. pass (decline)\n" in out
-    assert out.count("please type a number from 1 to 4, a command (help), or q to quit") == 2
+    assert out.count("please type one of the numbers 1-4, a command (help), or q to quit") == 2
     assert "  Player 1: how many → 3" in out
     assert out.rstrip().endswith("game stopped")
 

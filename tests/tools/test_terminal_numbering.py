@@ -65,5 +65,5 @@ def test_a_number_no_longer_offered_is_refused(picks):
     agent = HumanAgent(read=lambda prompt: next(answers), write=shown.append)
     game.apply(agent.choose(SeatView(game, 0)))        # bee (2)
     assert agent.choose(SeatView(game, 0)).value == "cat"  # 2 is bee's number: refused; 3 is cat
-    assert any(line.startswith("please type a number") for line in shown)
+    assert any(line.startswith("please type one of the numbers") for line in shown)
     assert shown[-1] == "  -> 3. cat"
