@@ -5,10 +5,10 @@ State checks work as Magic engines' state-based actions: before a choice is aske
 when the program ends) the machine makes each check in order; the first that holds, for
 its first item that makes it hold, has its effect run, with a :class:`~..dsl.graph.Settle`
 frame under it. While that effect runs no check is made (an effect may ask decisions, e.g.
-which trait to lose). When the Settle frame is reached the checks are made again, until
+which of its items an entity gives up). When the Settle frame is reached the checks are made again, until
 none holds, and then the interrupted choice is asked, its options listed anew (the checks
-may have changed them; if they can no longer be listed at all, e.g. they were the traits of a
-species a check destroyed, there is nothing to choose and the name is set to none). Everything lives in the stack (a Settle frame on it: a check's
+may have changed them; if they can no longer be listed at all, e.g. they were the items of an
+entity a check removed, there is nothing to choose and the name is set to none). Everything lives in the stack (a Settle frame on it: a check's
 effect is running), so a game saved inside a check's effect resumes there. A check whose effect never makes it false is
 stopped by the work budget.
 """
@@ -102,7 +102,7 @@ def settle(rt: Machine, frame: list) -> None:
         options = list(stmt.options(rt, env))
     except (ValueError, KeyError, TypeError, IndexError):
         # Listed before the checks, the options cannot be listed after them: a check took away
-        # what the choice was about (a species gone extinct). Nothing is left to choose.
+        # what the choice was about (an entity the check removed). Nothing is left to choose.
         options = []
     rt.ask(stmt, env, options)
 
