@@ -17,6 +17,7 @@ rewarded 1 (a tie without a winner shares 1), the others 0.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
@@ -28,6 +29,16 @@ from .features import checked_features, feature_count
 
 MAX_ACTIONS = 1024
 OBSERVATION_BYTES = 1 << 17
+
+
+def env_spaces(ruleset: Ruleset, players: int, max_actions: int, observation_bytes: int) -> tuple[int, Any, Any]:
+    """The feature count, the observation space and the action space every agent of an
+    environment shares (the AEC and the parallel one alike)."""
+    features = feature_count(ruleset, players)
+    observation = spaces.Dict({"observation": spaces.Box(0, 255, (observation_bytes,), dtype=np.uint8),
+                               "features": spaces.Box(-np.inf, np.inf, (features,), dtype=np.float32),
+                               "action_mask": spaces.Box(0, 1, (max_actions,), dtype=np.int8)})
+    return features, observation, spaces.Discrete(max_actions)
 
 
 class SpeciationEnv(AECEnv):
@@ -42,12 +53,8 @@ class SpeciationEnv(AECEnv):
         self.players = players or self.ruleset.min_players
         self.possible_agents = [f"player_{i}" for i in range(self.players)]
         self.render_mode = render_mode
-        text = spaces.Box(0, 255, (observation_bytes,), dtype=np.uint8)
-        mask = spaces.Box(0, 1, (max_actions,), dtype=np.int8)
-        self._features = feature_count(self.ruleset, self.players)
-        features = spaces.Box(-np.inf, np.inf, (self._features,), dtype=np.float32)
-        self._observation_space = spaces.Dict({"observation": text, "features": features, "action_mask": mask})
-        self._action_space = spaces.Discrete(max_actions)
+        self._features, self._observation_space, self._action_space = env_spaces(
+            self.ruleset, self.players, max_actions, observation_bytes)
         self.game: Game | None = None
 
     def observation_space(self, agent):

@@ -18,14 +18,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
 from ..interpreter.game import Game
 from ..interpreter.ruleset import Ruleset, load_ruleset
-from .features import feature_count
-from .pettingzoo_env import MAX_ACTIONS, OBSERVATION_BYTES, _results, observation
+from .pettingzoo_env import MAX_ACTIONS, OBSERVATION_BYTES, _results, env_spaces, observation
 
 
 class SpeciationParallelEnv(ParallelEnv):
@@ -40,12 +37,8 @@ class SpeciationParallelEnv(ParallelEnv):
         self.possible_agents = [f"player_{i}" for i in range(self.players)]
         self.agents: list[str] = []
         self.render_mode = render_mode
-        self._features = feature_count(self.ruleset, self.players)
-        self._observation_space = spaces.Dict({
-            "observation": spaces.Box(0, 255, (observation_bytes,), dtype=np.uint8),
-            "features": spaces.Box(-np.inf, np.inf, (self._features,), dtype=np.float32),
-            "action_mask": spaces.Box(0, 1, (max_actions,), dtype=np.int8)})
-        self._action_space = spaces.Discrete(max_actions)
+        self._features, self._observation_space, self._action_space = env_spaces(
+            self.ruleset, self.players, max_actions, observation_bytes)
         self.game: Game | None = None
 
     def observation_space(self, agent):
