@@ -5,11 +5,14 @@ saying what is missing.
 """
 from __future__ import annotations
 
+import json
 import os
 import random
 import shutil
 import threading
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -89,3 +92,33 @@ def advance(session, until, rng: random.Random, limit: int = 5000) -> None:
         error = session._apply(seat, rng.choice(session.game.legal_actions()))
         assert error is None, error
     raise AssertionError("the condition was not reached")
+
+
+def request(running, path, body=None):
+    """GET (or, with *body*, POST as JSON) *path* of a running table: (HTTP status, JSON)."""
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(running.url + path, data=data, method="POST" if data is not None else "GET",
+                                 headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=60) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def recv(socket, kind="state", timeout=30) -> dict:
+    """The next message of *kind* on a table websocket (skipping others)."""
+    while True:
+        message = json.loads(socket.recv(timeout=timeout))
+        if message["type"] == kind:
+            return message
+
+
+def drain(socket, wait=0.4) -> list[dict]:
+    """Every message a table websocket has waiting (until none comes for *wait* seconds)."""
+    out = []
+    try:
+        while True:
+            out.append(json.loads(socket.recv(timeout=wait)))
+    except TimeoutError:
+        return out

@@ -10,7 +10,7 @@ import urllib.request
 
 import pytest
 
-from support.table_support import RunningTable, need_table_extra
+from support.table_support import RunningTable, drain, need_table_extra, recv
 
 need_table_extra()
 
@@ -50,21 +50,6 @@ def token_of(url: str) -> str:
     return url.split("#t=", 1)[1]
 
 
-def recv(socket, kind="state", timeout=30):
-    """The next message of *kind* (skipping others)."""
-    while True:
-        message = json.loads(socket.recv(timeout=timeout))
-        if message["type"] == kind:
-            return message
-
-
-def drain(socket, wait=0.4) -> list[dict]:
-    out = []
-    try:
-        while True:
-            out.append(json.loads(socket.recv(timeout=wait)))
-    except TimeoutError:
-        return out
 
 
 # ---- credentials -----------------------------------------------------------------------------

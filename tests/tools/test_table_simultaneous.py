@@ -22,7 +22,7 @@ import urllib.request
 import pytest
 
 from support.ruleset_builder import FIXTURES
-from support.table_support import RunningTable, need_table_extra
+from support.table_support import RunningTable, drain, need_table_extra, recv
 
 need_table_extra()
 
@@ -49,21 +49,6 @@ def get(running, path: str, body: dict | None = None) -> str:
         return response.read().decode()
 
 
-def recv(socket, kind="state", timeout=30) -> dict:
-    """The next message of *kind* (skipping others)."""
-    while True:
-        message = json.loads(socket.recv(timeout=timeout))
-        if message["type"] == kind:
-            return message
-
-
-def drain(socket, wait=0.4) -> list[dict]:
-    out = []
-    try:
-        while True:
-            out.append(json.loads(socket.recv(timeout=wait)))
-    except TimeoutError:
-        return out
 
 
 def new_game(seats=("human", "human", "human"), hotseat=False, seed=11) -> TableGame:

@@ -8,12 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-import urllib.error
-import urllib.request
 
 import pytest
 
-from support.table_support import RunningTable, need_table_extra
+from support.table_support import RunningTable, need_table_extra, recv, request
 
 need_table_extra()
 pytest.importorskip("sqlalchemy", reason="the table's database needs the 'table' extra (sqlalchemy): bash scripts/setup")
@@ -25,22 +23,6 @@ from speciation.table.session import TableGame  # noqa: E402
 from speciation.table.store import Conflict, Store, database_url  # noqa: E402
 
 
-def request(running, path, body=None):
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(running.url + path, data=data, method="POST" if data is not None else "GET",
-                                 headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(req, timeout=60) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
-
-
-def recv(socket, kind="state", timeout=30):
-    while True:
-        message = json.loads(socket.recv(timeout=timeout))
-        if message["type"] == kind:
-            return message
 
 
 def token_of(url: str) -> str:

@@ -6,12 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-import urllib.error
-import urllib.request
 
 import pytest
 
-from support.table_support import RunningTable, need_table_extra
+from support.table_support import RunningTable, need_table_extra, recv, request
 
 need_table_extra()
 pytest.importorskip("websockets", reason="these tests talk to the table's websocket (websockets)")
@@ -25,22 +23,6 @@ SHORTER = ("mod: shorter\ntitle: A shorter Aquatic text\ncards:\n  aquatic:\n"
            "    text: Place up to 4 species on one tile.\n")
 
 
-def request(running, path, body=None):
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(running.url + path, data=data, method="POST" if data is not None else "GET",
-                                 headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(req, timeout=60) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
-
-
-def recv(socket, kind="state", timeout=30):
-    while True:
-        message = json.loads(socket.recv(timeout=timeout))
-        if message["type"] == kind:
-            return message
 
 
 def serve(path) -> RunningTable:
