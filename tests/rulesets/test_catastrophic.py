@@ -67,3 +67,42 @@ def test_the_last_round_follows_the_seventh_event(ruleset):
             game.apply(actions[rng.randrange(len(actions))])
         turns_after = [line for line in game.log[before:] if line.startswith("== ")]
         assert len(turns_after) == 3    # everyone one more turn, the player of the 7th Event included
+
+
+def _places(game) -> dict[str, list[str]]:
+    """Where each card is: the deck, the discard pile, the Event History, on the table being
+    played, on the stack, in a hand or set aside, or in a living species."""
+    ent = game.state["ent"]
+    where: dict[str, list[str]] = {}
+    lists = [(name, ent["game"][name]) for name in ("deck", "discard", "history", "played")]
+    lists += [("stack", [entry[0] for entry in ent["game"]["stack"]])]
+    for ident, record in ent.items():
+        if record.get("kind") == "player":
+            lists += [(f"{ident}.hand", record["hand"]), (f"{ident}.set_aside", record["set_aside"])]
+        elif record.get("kind") == "species" and not record["extinct"]:
+            lists.append((f"{ident}.traits", record["traits"]))
+    for place, cards in lists:
+        for card in cards:
+            where.setdefault(card, []).append(place)
+    return where
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_card_is_in_one_place_at_every_decision(ruleset, players):
+    """A card leaves a hand or the deck for a place every seat can see: while a trait's place
+    or an Event's target is chosen, or the others may answer it, it lies face up on the table
+    (game.played); a prompt naming it then names a card that is seen (the table's leak test
+    found 'where does Deep Roots go' asked while the card was in no place at all)."""
+    cards = sorted(i for i, r in Game.new(ruleset, players, 0).state["ent"].items() if r.get("kind") == "card")
+    played_seen = 0
+    for seed in range(4):
+        game, rng = Game.new(ruleset, players, seed), random.Random(seed)
+        while not game.is_over:
+            where = _places(game)
+            assert sorted(where) == cards, f"cards in no place: {sorted(set(cards) - set(where))[:5]}"
+            assert all(len(p) == 1 for p in where.values()), \
+                {c: p for c, p in where.items() if len(p) > 1}
+            played_seen += bool(game.state["ent"]["game"]["played"])
+            actions = game.legal_actions()
+            game.apply(actions[rng.randrange(len(actions))])
+    assert played_seen, "some decision was asked while a card was being played"
