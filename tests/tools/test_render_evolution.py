@@ -43,3 +43,55 @@ def test_a_feeding_option_reads_as_the_rules_show_it_not_as_a_list(evolution):
     assert feeds, shown
     for label in feeds:
         assert label.startswith("feed animal ") and " from " in label and "," not in label, label
+
+
+def paired_targets(ruleset, seed: int = 3) -> Game:
+    """A game at a paired trait's 'on which animal' (random play steered to play paired
+    traits, and to make animals while a row has fewer than three, as the browser test does)."""
+    game = Game.new(ruleset, 2, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(4000):
+        actions = list(game.legal_actions())
+        if "on which animal" in game.prompt and all(isinstance(a.value, list) for a in actions):
+            return game
+        choice = rng.choice(actions)
+        if game.prompt.startswith("Play the card"):
+            ent = game.state["ent"]
+            paired = [a for a in actions if isinstance(a.value, str) and ent.get(a.value, {}).get("paired")]
+            if paired:
+                choice = paired[0]
+            elif len(ent[game.state["players"][game.current_player]]["row"]) < 3:
+                choice = actions[0]
+        game.apply(choice)
+    raise AssertionError("no paired trait's target was asked for")
+
+
+def test_a_paired_traits_targets_read_as_words_in_the_menu_and_the_log(evolution):
+    """A paired trait's target is two animals: its label reads 'animal 1 and animal 3' (it read
+    '[animal 1, animal 3]'), and so does the log line of the trait given."""
+    game = paired_targets(evolution)
+    ent = game.state["ent"]
+    shown = labels(game)
+    assert shown
+    for action in game.legal_actions():
+        first, second = (ent[a]["name"] for a in action.value)
+        assert shown[repr(action.value)] == f"{first} and {second}"
+    action = game.legal_actions()[-1]
+    game.apply(action)
+    lines = [line if isinstance(line, str) else line[-1] for line in game.state["log"]]
+    names = " and ".join(ent[a]["name"] for a in action.value)
+    assert any(line.endswith(f"to {names}") for line in lines[-3:]), lines[-3:]
+    assert not any("[" in line for line in lines if " gives " in line)
+
+
+def test_a_single_targets_label_is_the_animals_name(evolution):
+    game = reach(evolution, "Play the card")
+    while "on which animal" not in game.prompt:
+        faces = [a for a in game.legal_actions() if a.value != "new animal"]
+        game.apply(faces[0] if faces and "Play the card" in game.prompt else game.legal_actions()[0])
+    ent = game.state["ent"]
+    shown = labels(game)
+    for action in game.legal_actions():
+        value = action.value
+        assert shown[repr(value)] == (ent[value]["name"] if isinstance(value, str) else
+                                      " and ".join(ent[a]["name"] for a in value))
