@@ -95,3 +95,18 @@ def test_a_single_targets_label_is_the_animals_name(evolution):
         value = action.value
         assert shown[repr(value)] == (ent[value]["name"] if isinstance(value, str) else
                                       " and ".join(ent[a]["name"] for a in value))
+
+
+def test_the_glaciers_area_says_in_words_which_animals_it_feeds(evolution):
+    """The Glaciers Area (an upper Area for animals without traits) is drawn and listed as
+    'Glaciers (no traits)', never with the rule file's identifier ('(no_traits)')."""
+    from speciation.render import draw, render_text
+    game = Game.new(evolution, 2, seed=3)
+    glaciers = next(r for r in game.state["ent"].values() if r.get("card") == "glaciers_tundra")
+    view = game.view(0)
+    region = view["ent"]["game"]["regions"][0]
+    view["ent"][region].update(name=glaciers["upper"], needs=glaciers["needs"])
+    scene = Scene.of(view, 0, None, evolution)
+    svg = draw(scene, log=False).svg
+    assert "(no traits)" in svg and "no_traits" not in svg
+    assert "Glaciers (no traits): food" in render_text(view, seat=0, ruleset=evolution)
