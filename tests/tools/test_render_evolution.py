@@ -110,3 +110,22 @@ def test_the_glaciers_area_says_in_words_which_animals_it_feeds(evolution):
     svg = draw(scene, log=False).svg
     assert "(no traits)" in svg and "no_traits" not in svg
     assert "Glaciers (no traits): food" in render_text(view, seat=0, ruleset=evolution)
+
+
+def test_a_players_passed_flag_reads_as_its_label_while_true_and_nothing_while_false(evolution):
+    """A panel field declared ``as: flag`` (Evolution's ``passed``) shows its label while the
+    attribute is true and nothing while it is false: never 'Passed false' or 'Passed true'."""
+    from speciation.render import draw, render_text
+    game = reach(evolution, "Development")
+    while not any(game.state["ent"][p]["passed"] for p in game.state["players"]):
+        passes = [a for a in game.legal_actions() if a.value == "pass"]
+        game.apply(passes[0] if passes else game.legal_actions()[0])
+    passed = [game.state["ent"][p]["passed"] for p in game.state["players"]]
+    assert passed.count(True) == 1, passed
+    text = render_text(game, seat=0)
+    names = [game.state["ent"][p]["name"] for p in game.state["players"]]
+    panel = text[text.index("Players:"):].splitlines()[1:3]
+    assert panel == [f"  {name}: passed" if flag else f"  {name}" for name, flag in zip(names, passed)]
+    svg = draw(Scene.of(game, seat=0)).svg
+    assert ">false<" not in svg and ">true<" not in svg and ">passed<" in svg
+    assert "Passed" not in text and "Passed" not in svg
