@@ -129,3 +129,23 @@ def test_a_players_passed_flag_reads_as_its_label_while_true_and_nothing_while_f
     svg = draw(Scene.of(game, seat=0)).svg
     assert ">false<" not in svg and ">true<" not in svg and ">passed<" in svg
     assert "Passed" not in text and "Passed" not in svg
+
+
+def test_new_animal_is_a_drawn_place_after_the_seats_own_row_while_it_is_offered(evolution):
+    """The tableau's ``slot``: while the seat may play its card as a new animal, an empty
+    place drawn after its own animals is that option (a click there chooses it); the other
+    seat's picture, a spectator's and the seat's picture at another decision have none."""
+    from speciation.interpreter.views import public_view
+    from speciation.render import draw
+    game = reach(evolution, "Play the card")
+    seat = game.current_player
+    picture = draw(Scene.of(game, seat=seat), log=False)
+    assert picture.svg.count('<g class="slot" data-entity="new animal">') == 1
+    assert ">+ new animal<" in picture.svg and picture.entities_of("new animal") == ["new animal"]
+    own = picture.svg.index(f">{game.state['ent'][game.state['players'][seat]]['name']}<")
+    assert picture.svg.index('class="slot"') > own   # in the seat's own band, after its animals
+    other = draw(Scene.of(game, seat=1 - seat), log=False)
+    spectator = draw(Scene.of(public_view(game), None, None, evolution), log=False)
+    assert 'class="slot"' not in other.svg and 'class="slot"' not in spectator.svg
+    game.apply(next(a for a in game.legal_actions() if a.value == "new animal"))
+    assert 'class="slot"' not in draw(Scene.of(game, seat=seat), log=False).svg
