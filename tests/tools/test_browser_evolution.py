@@ -162,7 +162,7 @@ def test_evolution_is_played_by_clicking_animals_faces_areas_and_paired_targets(
         # (each person once: at 1280 and on the phone).
         for person in people:
             seat = people.index(person)
-            advance(session, lambda game: game.current_player == seat and new_animal_to_play(game), rng)
+            advance(session, lambda game, seat=seat: game.current_player == seat and new_animal_to_play(game), rng)
             for each in people:
                 each.reload()
             card = new_animal_to_play(session.game)
