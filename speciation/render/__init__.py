@@ -53,7 +53,7 @@ def label_of(scene: Scene, action: Any) -> str:
     value = action.value
     values = value if isinstance(value, list) else [value]
     display_kind = (scene.presentation.get("display") or {}).get("kind")
-    drawn = ("cell", "corner", display_kind)
+    drawn = {"cell", "corner"} | ({display_kind} if display_kind else set())  # a word is no kind's
     if any(isinstance(v, str) and scene.ent.get(v, {}).get("kind") in drawn for v in values):
         return scene.describe(value)
     return scene.text(action.label) if value is None else action.label  # "pass (decline)" in the scene's language

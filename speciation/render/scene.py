@@ -94,6 +94,17 @@ class Scene:
         else by :meth:`label`."""
         return ", ".join(self.label(v) for v in value) if isinstance(value, list) else self.label(value)
 
+    def flag(self, field: dict, value: Any) -> str | None:
+        """What a panel's field declared ``as: flag`` reads: its label while *value* is set
+        (not false, none, 0 or empty), "" while it is not (``label ?`` when the view hides
+        it); None for a field of another kind."""
+        if field.get("as") != "flag":
+            return None
+        if value in (None, False, 0, "", [], {}):
+            return ""
+        words = self.text(field.get("label", field["attribute"]))
+        return f"{words} ?" if value == "?" else words
+
     # ---- reading the state ---------------------------------------------------------------
 
     @property

@@ -365,6 +365,11 @@ def _panels(canvas: _Canvas, x0: float, y0: float, columns: int) -> tuple[float,
             fy = y + 46 + j * 22
             label = scene.text(shown.get("label", shown["attribute"]))
             value = record.get(shown["attribute"])
+            said = scene.flag(shown, value)
+            if said is not None:  # a flag: its words while set, nothing while not
+                body.append(_text(x + 8, fy, said, 11, weight="bold") if said else "")
+                lines += [said] if said else []
+                continue
             body.append(_text(x + 8, fy, label, 11, fill="#555"))
             body.append(_field_value(canvas, shown, value, x + 134, fy))
             lines.append(f"{label}: {scene.items(value)}")

@@ -18,6 +18,8 @@ Declared in a ruleset's ``presentation`` (docs/language.md, "How the state looks
         levels: {...}         # optional: entities placed by level and place attributes (:mod:`.levels`)
         faces: [main, short]  # optional: a hand card's attributes naming its faces, each drawn
                               # as a part of the card (a click on it names that face)
+        slot: {value: new animal}   # optional: an empty place after the seat's own row while
+                              # it may choose that option (a click there chooses it)
       stack: {from: game.stack}   # optional: a responses stack, top entry first (:mod:`.cards`)
       palette: tokens         # the colours of the counters' tokens (by attribute name)
 
@@ -114,7 +116,9 @@ def _band(canvas: Any, seats: dict, palette: str | None, owner: str, x0: float, 
     levels = seats.get("levels")
     levels_w, levels_h = measure(scene, levels, owner) if levels else (0, 0)
     height += levels_h + (6 if levels_h else 0)
-    width = max(width, 64 + hand_w, 20 + len(row) * (ENTITY_W + GAP), 20 + levels_w)
+    slot = seats.get("slot") if mine and "row" in seats else None  # the seat's own row, while it is offered
+    slot = slot if slot and slot["value"] in ((scene.state.get("pending") or {}).get("options") or []) else None
+    width = max(width, 64 + hand_w, 20 + (len(row) + (1 if slot else 0)) * (ENTITY_W + GAP), 20 + levels_w)
     canvas.add(f'<rect x="{x0}" y="{y}" width="{width}" height="{height}" rx="8" fill="#fbf7ec" stroke="{colour}" '
                f'stroke-width="2"/>')
     canvas.group(owner, scene.label(owner), text(x0 + 10, y + 19, scene.label(owner), 13, weight="bold", fill=colour),
@@ -159,7 +163,21 @@ def _band(canvas: Any, seats: dict, palette: str | None, owner: str, x0: float, 
                     f'stroke="#7a5c2e" stroke-width="1"/>' + text(x + ENTITY_W / 2, iy + 12, fit(label, 22), 9, "middle"))
             canvas.group(item if isinstance(item, str) and item in scene.ent else None, label, chip, "item")
         x += ENTITY_W + GAP
+    if slot:
+        _slot(canvas, slot, x, top, text, fit)
+        x += ENTITY_W + GAP
     return max(width, x - x0), height
+
+
+def _slot(canvas: Any, slot: dict, x: float, top: float, text, fit) -> None:
+    """The empty place after the seat's row that stands for an option (a new entity laid
+    out there): a dashed outline with its words; an option whose value is the slot's
+    ``value`` is on it, so a click there chooses it."""
+    words = canvas.scene.text(slot.get("label", slot["value"]))
+    body = (f'<rect x="{x}" y="{top}" width="{ENTITY_W}" height="{ENTITY_H}" rx="6" fill="#fbf7ec" '
+            f'stroke="#8a9a78" stroke-width="1.5" stroke-dasharray="5 4"/>'
+            + text(x + ENTITY_W / 2, top + ENTITY_H / 2 + 4, fit(f"+ {words}", 20), 11, "middle", fill="#4a5a38"))
+    canvas.group(slot["value"], words, body, "slot")
 
 
 def _faces(canvas: Any, card: dict, faces: list, x: float, y: float, text, fit) -> str:

@@ -103,9 +103,13 @@ def _panels(scene: Scene) -> str:
         fields = []
         for field in spec.get("fields", []):
             value = record.get(field["attribute"])
+            said = scene.flag(field, value)
+            if said is not None:  # a flag: its words while set, nothing while not
+                fields += [said] if said else []
+                continue
             fields.append(f"{scene.text(field.get('label', field['attribute']))} "
                           f"{scene.items(value) if value not in ([], None, {}) else '—'}")
-        lines.append(f"  {head}: " + "; ".join(fields))
+        lines.append(f"  {head}" + (": " + "; ".join(fields) if fields else ""))
     return (scene.text(spec.get("title", "Players")) + ":\n" + "\n".join(lines)) if lines else ""
 
 
