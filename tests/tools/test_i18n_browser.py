@@ -57,7 +57,7 @@ def shown(page) -> list[tuple[str, str]]:
     return texts
 
 
-def test_a_polish_marine_game_in_the_browser(polish, running):
+def test_a_polish_marine_game_in_the_browser(polish, running, tmp_path):
     ruleset = load_ruleset("marine")
     english = english_words(ruleset)
     # A game's title is a proper name: the new-game page lists every built-in ruleset by its
@@ -72,6 +72,16 @@ def test_a_polish_marine_game_in_the_browser(polish, running):
     assert polish.locator("#lang").input_value() == "pl"  # the game's language follows the page's
     shoot(polish, "new-game")
     assert english_in(shown(polish), english, names) == []
+    # A file is chosen with the page's own button, in Polish (the browser's file input would
+    # say "Choose File" / "No file chosen" in the browser's language).
+    chooser = polish.locator("#load-game .file-button")
+    assert chooser.inner_text() == "Wybierz plik"
+    assert polish.locator(".file-name[data-for='save-file']").inner_text() == "nie wybrano pliku"
+    (tmp_path / "zapis.json").write_text("{}", encoding="utf-8")
+    with polish.expect_file_chooser() as opened:
+        chooser.click()
+    opened.value.set_files(str(tmp_path / "zapis.json"))
+    assert polish.locator(".file-name[data-for='save-file']").inner_text() == "zapis.json"
 
     polish.fill("#players", "2")
     polish.dispatch_event("#players", "change")
