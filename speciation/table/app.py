@@ -33,7 +33,7 @@ from .guard import (Refused, bool_field, int_field, names_field, origin_allowed,
 from .guard import json_body as _json_body
 from .guard import read_body as _body
 from .limits import Gate, address_of, close_with
-from .pages import _lang_of, _links, _origin, _page
+from .pages import _lang_of, _links, _origin, _page, engine_error
 from .session import HUMAN, Replay, TableGame, agent_names
 from .lobby import lobby_routes, offered_rulesets
 from .replays import ws_replay
@@ -282,8 +282,8 @@ def create_app(table: Table | None = None) -> Starlette:
                                     headers=getattr(refusal, "headers", None))
             except RuleErrors as errors:
                 return JSONResponse({"error": errors.format()}, status_code=400)
-            except (SpeciationError, ValueError) as error:
-                return JSONResponse({"error": str(error)}, status_code=400)
+            except (SpeciationError, ValueError) as error:   # the engine's words, or what went wrong in the page's
+                return JSONResponse({"error": engine_error(_lang_of(request), error)}, status_code=400)
         return route
 
     async def index(request: Request) -> Response:

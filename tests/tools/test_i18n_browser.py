@@ -82,6 +82,9 @@ def test_a_polish_marine_game_in_the_browser(polish, running, tmp_path):
         chooser.click()
     opened.value.set_files(str(tmp_path / "zapis.json"))
     assert polish.locator(".file-name[data-for='save-file']").inner_text() == "zapis.json"
+    polish.click("#resume")   # not a save: said in Polish (the engine's own words are English)
+    polish.wait_for_function("document.getElementById('load-error').textContent !== ''", timeout=WAIT)
+    assert polish.locator("#load-error").inner_text() == "ten plik nie jest zapisem gry, który ten stół potrafi wczytać"
 
     polish.fill("#players", "2")
     polish.dispatch_event("#players", "change")

@@ -288,7 +288,8 @@ def test_the_table_refuses_in_polish():
     """The refusals a Polish page is sent, over a real server (the websocket's errors and the
     HTTP API's ``error``), are Polish: undo refused (the reason too, which used to come back
     as English inside the Polish 'nie można cofnąć: ...'), a token no longer valid, no such
-    game, a lobby join refused, a seat handed to an unknown agent, a replay's other seat."""
+    game, a lobby join refused, a seat handed to an unknown agent, a replay's other seat, a file
+    that is no save, options the rules refuse."""
     from support.table_support import RunningTable, need_table_extra, recv, request
 
     need_table_extra()
@@ -324,6 +325,12 @@ def test_the_table_refuses_in_polish():
         status, answer = request(running, "/api/games?lang=pl", {"ruleset": "no-such-rules"})
         assert status == 400
         said.append(("ruleset", answer["error"].split("(")[0]))   # (the rulesets offered are names)
+        # the engine's errors (English words) as what went wrong, in Polish
+        for path, body in (("/api/games?lang=pl", {"ruleset": "marine", "players": 9}),
+                           ("/api/resume?lang=pl", {"not": "a save"})):
+            status, answer = request(running, path, body)
+            assert status == 400
+            said.append((path, answer["error"]))
         status, answer = request(running, f"/api/games/{session.ident}/replay?lang=pl", {"token": running.invites[0]})
         with connect(f"{ws}{answer['url'].replace('/replay/', '/ws/replay/')}?lang=pl") as page:
             recv(page)

@@ -75,7 +75,8 @@ function fillSeats() {
 async function post(url, body, isText) {
   const response = await fetch(url, {
     method: "POST",
-    headers: { "Content-Type": isText ? "application/json" : "application/json" },
+    // the server's errors in this page's language (which ?lang= may have chosen, not the browser)
+    headers: { "Content-Type": "application/json", "Accept-Language": window.I18N_LANG || "en" },
     body: isText ? body : JSON.stringify(body),
   });
   const data = await response.json().catch(() => ({ error: _("the server answered {status}", { status: response.status }) }));
