@@ -125,3 +125,22 @@ def test_a_polish_marine_game_in_the_browser(polish, running, tmp_path):
     assert polish.locator("#status").inner_text().startswith("Koniec gry")
     shoot(polish, "marine-end")
     assert english_in(shown(polish), english, names) == []
+
+
+def test_a_page_in_polish_by_its_address_is_answered_in_polish(browser, running, tmp_path):
+    """A browser that asks for English opens the new-game page with ?lang=pl: the page's
+    requests say so (Accept-Language), so the server's errors are Polish too."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720}, locale="en-GB")
+    page = context.new_page()
+    try:
+        page.goto(running.url + "/?lang=pl")
+        page.wait_for_selector("body[data-ready='1']", timeout=WAIT)
+        (tmp_path / "notes.json").write_text("{}", encoding="utf-8")
+        with page.expect_file_chooser() as opened:
+            page.click("#load-game .file-button")
+        opened.value.set_files(str(tmp_path / "notes.json"))
+        page.click("#resume")
+        page.wait_for_function("document.getElementById('load-error').textContent !== ''", timeout=WAIT)
+        assert page.locator("#load-error").inner_text() == "ten plik nie jest zapisem gry, który ten stół potrafi wczytać"
+    finally:
+        context.close()
