@@ -223,7 +223,8 @@ class Table(Keeping, Screens):
         elif kind in ("invite", "replace"):
             error = await self.on_creator_message(session, page, data)
         else:
-            error = f"unknown message type {kind[:30]!r} (the table knows ready, choose, undo, invite, replace)"
+            error = Text("unknown message type {kind} (the table knows ready, choose, undo, invite, replace)",
+                         kind=repr(kind[:30]))
         if error is None and kind != "ready":
             error = await self.persist(ident)  # committed before the pages hear of it
             if error:
@@ -306,7 +307,7 @@ def create_app(table: Table | None = None) -> Starlette:
         body = await _json_body(request)
         name = text_field(body, "ruleset")
         if name is None:
-            raise Refused("name a ruleset ('ruleset')")
+            raise Refused(Text("name a ruleset ('ruleset')"))
         source = table.ruleset_source(name)
         mods = [table.mod_source(m) for m in names_field(body, "mods")]
         uploads = uploaded(body)  # mods brought as content (uploads.py)
@@ -338,7 +339,8 @@ def create_app(table: Table | None = None) -> Starlette:
         source = table.ruleset_source(text_field(body, "ruleset") or "")
         mods = uploaded(body)
         if not mods:
-            raise Refused("upload at least one mod ('uploads': [{\"name\": \"mod.yaml\", \"text\": ...}])")
+            raise Refused(Text("upload at least one mod ({example})",
+                               example="'uploads': [{\"name\": \"mod.yaml\", \"text\": ...}]"))
         return JSONResponse(await asyncio.to_thread(check_uploads, source, names_field(body, "variants"), mods,
                                                     load_ruleset))
 

@@ -122,7 +122,8 @@ def lobby_routes(table: Table, guarded: Callable, json_body: Callable[[Request],
         body = await json_body(request)
         asked = body.get("games")
         if not isinstance(asked, list) or len(asked) > MINE_LIMIT:
-            raise Refused(f"'games' must be a list of at most {MINE_LIMIT} {{game, token}}")
+            raise Refused(Text("'games' must be a list of at most {most} {example}", most=MINE_LIMIT,
+                               example="{game, token}"))
         tokens: dict[str, str] = {}
         for item in asked:
             if isinstance(item, dict) and isinstance(item.get("game"), str) and isinstance(item.get("token"), str):

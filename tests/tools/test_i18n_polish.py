@@ -351,3 +351,25 @@ def test_the_table_refuses_in_polish():
     # ... and the check would find the English ones
     assert english_in([("undo", "nie można cofnąć: there is no decision of yours to undo"),
                        ("join", "every seat of this game is taken: you can watch it")], english)
+
+
+def test_every_refusal_of_the_table_is_a_message_of_the_catalogue():
+    """What the table refuses with (``Refused(...)``, ``error(page, ...)``) is an ``i18n.Text``
+    (said in the page's language) or a value passed on, never a bare English string or f-string;
+    the one exception: an uploaded mod's positioned errors (the rule files' own English)."""
+    import ast
+
+    from speciation.table import app
+
+    found = []
+    for path in sorted(Path(app.__file__).parent.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call) or not node.args:
+                continue
+            name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
+            said = node.args[1] if name == "error" and len(node.args) > 1 else node.args[0] if name == "Refused" else None
+            if isinstance(said, (ast.Constant, ast.JoinedStr, ast.BinOp)):
+                found.append(f"{path.name}: {ast.unparse(said)[:80]}")
+            elif isinstance(said, ast.Call) and ast.unparse(said.func) not in ("Text", "i18n.Text"):
+                found.append(f"{path.name}: {ast.unparse(said)[:80]}")
+    assert found == ["uploads.py: scrub(errors.format(), paths)"]
