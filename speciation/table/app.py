@@ -33,7 +33,7 @@ from .guard import (Refused, bool_field, int_field, names_field, origin_allowed,
 from .guard import json_body as _json_body
 from .guard import read_body as _body
 from .limits import Gate, address_of, close_with
-from .pages import _lang_of, _links, _origin, _page
+from .pages import _lang_of, _links, _origin, _page, engine_error
 from .session import HUMAN, Replay, TableGame, agent_names
 from .lobby import lobby_routes, offered_rulesets
 from .replays import ws_replay
@@ -96,15 +96,15 @@ class Table(Keeping, Screens):
             return self.rulesets[name]
         if name in available_rulesets():
             return name
-        raise Refused(f"no ruleset named {name[:60]!r} on this server (offered: "
-                      f"{', '.join(sorted({*available_rulesets(), *self.rulesets}))})")
+        raise Refused(Text("no ruleset named {name} on this server (offered: {offered})", name=repr(name[:60]),
+                           offered=", ".join(sorted({*available_rulesets(), *self.rulesets}))))
 
     def mod_source(self, name: str) -> str:
         if name in self.mods:
             return self.mods[name]
-        offered = ", ".join(sorted(self.mods)) or "none"
-        raise Refused(f"no mod named {name[:60]!r} on this server (mods are offered by name by the person "
-                      f"running it, serve --mod DIR; offered: {offered})")
+        raise Refused(Text("no mod named {name} on this server (mods are offered by name by the person running it, "
+                           "serve --mod DIR; offered: {offered})", name=repr(name[:60]),
+                           offered=", ".join(sorted(self.mods)) or "-"))
 
     # ---- sending --------------------------------------------------------------------------
 
@@ -188,7 +188,7 @@ class Table(Keeping, Screens):
                 moved = await asyncio.get_running_loop().run_in_executor(AGENTS, session.agent_step)
             except Exception as error:  # an agent or rule failure: tell the pages
                 for page in self.pages.get(ident, []):
-                    await self.error(page, f"an agent could not move: {error}")
+                    await self.error(page, Text("an agent could not move: {error}", error=str(error)))
                 return
             if moved and (problem := await self.persist(ident)):
                 for page in self.pages.get(ident, []):
@@ -223,7 +223,8 @@ class Table(Keeping, Screens):
         elif kind in ("invite", "replace"):
             error = await self.on_creator_message(session, page, data)
         else:
-            error = f"unknown message type {kind[:30]!r} (the table knows ready, choose, undo, invite, replace)"
+            error = Text("unknown message type {kind} (the table knows ready, choose, undo, invite, replace)",
+                         kind=repr(kind[:30]))
         if error is None and kind != "ready":
             error = await self.persist(ident)  # committed before the pages hear of it
             if error:
@@ -242,13 +243,13 @@ class Table(Keeping, Screens):
             return Text("only the page of the game's creator may hand out seats")
         seat = data.get("seat")
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(session.seats):
-            return "no such seat"
+            return Text("no such seat")
         if data["type"] == "replace":
             return session.replace_by_agent(seat, data.get("agent"))
         try:
             token = session.seating.invite(seat)
         except ValueError as refusal:
-            return str(refusal)
+            return refusal.args[0]
         await self.send(page, {"type": "invite", "seat": seat, "url": f"/play/{session.ident}#t={token}"})
         return None
 
@@ -272,7 +273,7 @@ def create_app(table: Table | None = None) -> Starlette:
         async def route(request: Request) -> Response:
             try:
                 if not allowed(request):
-                    raise Refused("pages of another site may not use this table", 403)
+                    raise Refused(Text("pages of another site may not use this table"), 403)
                 if limited:
                     table.gate.request(address_of(request))
                 return await handler(request)
@@ -282,8 +283,8 @@ def create_app(table: Table | None = None) -> Starlette:
                                     headers=getattr(refusal, "headers", None))
             except RuleErrors as errors:
                 return JSONResponse({"error": errors.format()}, status_code=400)
-            except (SpeciationError, ValueError) as error:
-                return JSONResponse({"error": str(error)}, status_code=400)
+            except (SpeciationError, ValueError) as error:   # the engine's words, or what went wrong in the page's
+                return JSONResponse({"error": engine_error(_lang_of(request), error)}, status_code=400)
         return route
 
     async def index(request: Request) -> Response:
@@ -292,7 +293,8 @@ def create_app(table: Table | None = None) -> Starlette:
     async def table_page(request: Request) -> Response:
         ident = request.path_params["ident"]
         if (await table.load_game(ident) is None) if request.url.path.startswith("/play/") else ident not in table.replays:
-            return Response("no such game on this server (it may have been restarted)", status_code=404)
+            return Response(i18n.translate(_lang_of(request), Text("no such game on this server (it may have been "
+                                                                   "restarted)")), status_code=404)
         return _page("table.html", request)
 
     async def api_rulesets(request: Request) -> Response:
@@ -305,7 +307,7 @@ def create_app(table: Table | None = None) -> Starlette:
         body = await _json_body(request)
         name = text_field(body, "ruleset")
         if name is None:
-            raise Refused("name a ruleset ('ruleset')")
+            raise Refused(Text("name a ruleset ('ruleset')"))
         source = table.ruleset_source(name)
         mods = [table.mod_source(m) for m in names_field(body, "mods")]
         uploads = uploaded(body)  # mods brought as content (uploads.py)
@@ -337,14 +339,15 @@ def create_app(table: Table | None = None) -> Starlette:
         source = table.ruleset_source(text_field(body, "ruleset") or "")
         mods = uploaded(body)
         if not mods:
-            raise Refused("upload at least one mod ('uploads': [{\"name\": \"mod.yaml\", \"text\": ...}])")
+            raise Refused(Text("upload at least one mod ({example})",
+                               example="'uploads': [{\"name\": \"mod.yaml\", \"text\": ...}]"))
         return JSONResponse(await asyncio.to_thread(check_uploads, source, names_field(body, "variants"), mods,
                                                     load_ruleset))
 
     async def session_of(request: Request) -> TableGame:
         session = await table.load_game(request.path_params["ident"])
         if session is None:
-            raise Refused("no such game on this server", 404)
+            raise Refused(Text("no such game on this server"), 404)
         return session
 
     def shown_seat(session: TableGame, token: str | None, asked: Any) -> int | None:
@@ -405,8 +408,8 @@ def create_app(table: Table | None = None) -> Starlette:
             return await close_with(socket, why, _lang_of(socket))
         if session is None:
             table.gate.close_page(address)
-            await socket.send_text(json.dumps({"type": "error", "text": table.unloadable.get(ident)
-                                               or "no such game on this server"}))
+            why = table.unloadable.get(ident) or Text("no such game on this server")
+            await socket.send_text(json.dumps({"type": "error", "text": i18n.translate(_lang_of(socket), why)}))
             await socket.close()
             return
         page = Page(socket, token=socket.query_params.get("token") or None, conn=(conn := Connection(socket)),
@@ -414,8 +417,8 @@ def create_app(table: Table | None = None) -> Starlette:
         conn.start()
         table.eviction.start(table)
         if page.token and not session.seating.seats_of(page.token) and not session.seating.is_creator(page.token):
-            await table.error(page, "this link's token is not (or no longer) valid for this game: "
-                                    "you are watching as a spectator")
+            await table.error(page, Text("this link's token is not (or no longer) valid for this game: "
+                                         "you are watching as a spectator"))
         table.pages.setdefault(ident, []).append(page)
         await table.claim(ident, page.token)
         try:
@@ -425,7 +428,7 @@ def create_app(table: Table | None = None) -> Starlette:
                 try:
                     data = parse_message(event.get("text") if event.get("text") is not None else event.get("bytes"))
                 except Refused as refusal:
-                    await table.error(page, str(refusal))
+                    await table.error(page, refusal.args[0])
                     continue
                 if ident not in table.sessions:  # evicted meanwhile
                     break

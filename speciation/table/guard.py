@@ -1,7 +1,8 @@
 """What the table's server checks before it reads anything a page sends: the page's
 origin, the size of a request or message, and the shape of what a page asks for.
 
-Every refusal is a short text for the page; none quotes a file of the server.
+Every refusal is a short text for the page (an ``i18n.Text``, said in the page's language);
+none quotes a file of the server.
 """
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import ipaddress
 import json
 from typing import Any
 from urllib.parse import urlsplit
+
+from ..i18n import Text
 
 MAX_MESSAGE = 64 * 1024         # bytes of one websocket message from a page
 MAX_BODY = 4 * 1024 * 1024      # bytes of one POST body (a save to resume or replay)
@@ -54,17 +57,17 @@ def _loopback(address: str) -> bool:
 def parse_message(text: Any) -> dict:
     """A page's websocket message as a dict, or :class:`Refused` saying what is wrong."""
     if not isinstance(text, str):
-        raise Refused("send messages as JSON text")
+        raise Refused(Text("send messages as JSON text"))
     if len(text.encode("utf-8", "replace")) > MAX_MESSAGE:
-        raise Refused(f"a message may not be larger than {MAX_MESSAGE // 1024} KiB")
+        raise Refused(Text("a message may not be larger than {size} KiB", size=MAX_MESSAGE // 1024))
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):
-        raise Refused("a message must be JSON (this one could not be read)") from None
+        raise Refused(Text("a message must be JSON (this one could not be read)")) from None
     if not isinstance(data, dict):
-        raise Refused('a message must be a JSON object such as {"type": "choose", ...}')
+        raise Refused(Text('a message must be a JSON object such as {example}', example='{"type": "choose", ...}'))
     if not isinstance(data.get("type"), str):
-        raise Refused("a message must name its type ('type')")
+        raise Refused(Text("a message must name its type ('type')"))
     return data
 
 
@@ -73,7 +76,7 @@ def text_field(body: dict, key: str, default: str | None = None, limit: int = 20
     if value is None or value == "":
         return default
     if not isinstance(value, str) or len(value) > limit:
-        raise Refused(f"'{key}' must be a text of at most {limit} characters")
+        raise Refused(Text("'{key}' must be a text of at most {limit} characters", key=key, limit=limit))
     return value
 
 
@@ -82,7 +85,7 @@ def int_field(body: dict, key: str, default: int | None = None, low: int = 0, hi
     if value is None or value == "":
         return default
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise Refused(f"'{key}' must be a whole number from {low} to {high}")
+        raise Refused(Text("'{key}' must be a whole number from {low} to {high}", key=key, low=low, high=high))
     return value
 
 
@@ -90,14 +93,14 @@ def names_field(body: dict, key: str, limit: int = 20) -> list[str]:
     value = body.get(key) or []
     if not isinstance(value, list) or len(value) > limit or not all(isinstance(v, str) and len(v) <= 80
                                                                     for v in value):
-        raise Refused(f"'{key}' must be a list of at most {limit} names")
+        raise Refused(Text("'{key}' must be a list of at most {limit} names", key=key, limit=limit))
     return list(value)
 
 
 def bool_field(body: dict, key: str, default: bool) -> bool:
     value = body.get(key, default)
     if not isinstance(value, bool):
-        raise Refused(f"'{key}' must be true or false")
+        raise Refused(Text("'{key}' must be true or false", key=key))
     return value
 
 
@@ -107,12 +110,12 @@ async def read_body(request: Any) -> bytes:
     """The request's body, refused (413) past :data:`MAX_BODY` bytes."""
     length = request.headers.get("content-length", "")
     if length.isdigit() and int(length) > MAX_BODY:
-        raise Refused(f"a request may not be larger than {MAX_BODY // 2**20} MB", 413)
+        raise Refused(Text("a request may not be larger than {size} MB", size=MAX_BODY // 2**20), 413)
     chunks, size = [], 0
     async for chunk in request.stream():
         size += len(chunk)
         if size > MAX_BODY:
-            raise Refused(f"a request may not be larger than {MAX_BODY // 2**20} MB", 413)
+            raise Refused(Text("a request may not be larger than {size} MB", size=MAX_BODY // 2**20), 413)
         chunks.append(chunk)
     return b"".join(chunks)
 
@@ -122,9 +125,9 @@ async def json_body(request: Any) -> dict[str, Any]:
     try:
         body = json.loads(await read_body(request) or b"{}")
     except (ValueError, RecursionError):
-        raise Refused("the request's body must be JSON") from None
+        raise Refused(Text("the request's body must be JSON")) from None
     if not isinstance(body, dict):
-        raise Refused("the request's body must be a JSON object")
+        raise Refused(Text("the request's body must be a JSON object"))
     return body
 
 

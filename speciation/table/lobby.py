@@ -17,6 +17,7 @@ from starlette.routing import Route
 from ..dsl.errors import RuleErrors, SpeciationError
 from ..dsl.loader import load_file
 from ..interpreter.ruleset import available_rulesets, find_ruleset, load_ruleset, variant_files
+from ..i18n import Text
 from .guard import Refused
 from .persist import record_of
 from .seats import HUMAN, Seating
@@ -99,15 +100,15 @@ def lobby_routes(table: Table, guarded: Callable, json_body: Callable[[Request],
         ident = request.path_params["ident"]
         session = await table.load_game(ident)
         if session is None:
-            raise Refused("no such game on this server", 404)
+            raise Refused(Text("no such game on this server"), 404)
         if not session.listed:
-            raise Refused("this game is not open to join: ask its creator for an invite link", 403)
+            raise Refused(Text("this game is not open to join: ask its creator for an invite link"), 403)
         if session.game.is_over:
-            raise Refused("this game is over")
+            raise Refused(Text("this game is over"))
         claimed = (list(session.claimed) + [False] * len(session.seats))[:len(session.seats)]
         free = [s for s in session.seating.people if not claimed[s]]
         if not free:
-            raise Refused("every seat of this game is taken: you can watch it", 409)
+            raise Refused(Text("every seat of this game is taken: you can watch it"), 409)
         token = session.seating.invite(free[0])
         claimed[free[0]] = True
         session.claimed = claimed
@@ -121,7 +122,8 @@ def lobby_routes(table: Table, guarded: Callable, json_body: Callable[[Request],
         body = await json_body(request)
         asked = body.get("games")
         if not isinstance(asked, list) or len(asked) > MINE_LIMIT:
-            raise Refused(f"'games' must be a list of at most {MINE_LIMIT} {{game, token}}")
+            raise Refused(Text("'games' must be a list of at most {most} {example}", most=MINE_LIMIT,
+                               example="{game, token}"))
         tokens: dict[str, str] = {}
         for item in asked:
             if isinstance(item, dict) and isinstance(item.get("game"), str) and isinstance(item.get("token"), str):

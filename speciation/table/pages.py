@@ -1,6 +1,6 @@
 """What the table's routes send besides the game's own messages: the pages in their reader's
-language, a new game's links (the creator's, an invite per person seat, the spectator's) and a
-replay's step as a seat sees it."""
+language, a new game's links (the creator's, an invite per person seat, the spectator's), a
+replay's step as a seat sees it, and an error of the engine in the reader's language."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -11,10 +11,22 @@ from starlette.responses import HTMLResponse, Response
 
 from .. import i18n
 from ..api import ruleset_folder
+from ..dsl.errors import SaveFileError
 from . import messages
 from .session import Replay, TableGame
 
 STATIC = Path(__file__).parent / "static"
+
+
+def engine_error(lang: str, error: Exception) -> str:
+    """An error of the engine (a save it cannot read, options its rules refuse) for a page of
+    *lang*: its own words for an English page; for another, what went wrong in that page's
+    words (the engine's messages are English: a Polish page shows no English)."""
+    if lang == i18n.DEFAULT:
+        return str(error)
+    if isinstance(error, SaveFileError):
+        return i18n.translate(lang, i18n.Text("this file is not a saved game this table can read"))
+    return i18n.translate(lang, i18n.Text("the rules do not allow a game with these options"))
 
 
 def _replay_state(replay: Replay, step: int, seat: int | None) -> dict:

@@ -15,6 +15,7 @@ from pathlib import Path
 from ..api import replay
 from ..agents.registry import make_agent
 from ..dsl.errors import SaveFileError, SpeciationError
+from ..i18n import Text
 from ..interpreter.ruleset import load_ruleset
 from ..undo import UndoStack
 from .deciding import apply_recorded
@@ -187,7 +188,7 @@ class Keeping:
         if self.store is not None:
             self.store.forget(ident)
 
-    async def persist(self, ident: str) -> str | None:
+    async def persist(self, ident: str) -> Text | None:
         """Commit game *ident* as it is now; the reason if that failed (the game is then
         reloaded from its record, as every page will see it)."""
         if self.store is None or ident not in self.sessions:
@@ -199,14 +200,16 @@ class Keeping:
                 session.version = await self.store.save(record)
                 return None
             except Conflict:
-                problem = "another page moved first (through another server): your move was not made"
+                problem = Text("another page moved first (through another server): your move was not made")
             except Exception as error:  # the database failed: nothing is acknowledged
-                problem = f"the game could not be stored ({type(error).__name__}): your move was not made"
+                problem = Text("the game could not be stored ({error}): your move was not made",
+                               error=type(error).__name__)
             try:
                 await self._reload(ident)
             except Exception as error:  # the record cannot be read back either: the game leaves memory
                 self.sessions.pop(ident, None)
-                problem += f" (and the game could not be reloaded: {type(error).__name__})"
+                problem = Text("{problem} (and the game could not be reloaded: {error})", problem=problem,
+                               error=type(error).__name__)
             return problem
 
     async def _reload(self, ident: str, catching_up: bool = False) -> None:

@@ -57,12 +57,13 @@ async def ws_replay(table: Any, socket: WebSocket, allowed: Callable[[Any], bool
                     page.step = int_field(data, "to", 0, 0, 10**9) or 0
                 elif data["type"] == "seat":
                     if replay.only is not False:
-                        raise Refused("this replay shows only what you saw: no other seat's view")
+                        raise Refused(i18n.Text("this replay shows only what you saw: no other seat's view"))
                     page.seat = int_field(data, "seat", 0, 0, replay.players - 1)
                 else:
-                    raise Refused(f"unknown message type {data['type'][:30]!r} (a replay knows step, seat)")
+                    raise Refused(i18n.Text("unknown message type {kind} (a replay knows step, seat)",
+                                            kind=repr(data["type"][:30])))
             except Refused as refusal:
-                await table.send(page, {"type": "error", "text": str(refusal)})
+                await table.send(page, {"type": "error", "text": i18n.translate(page.lang, refusal.args[0])})
                 continue
             await show_replay(table, ident, page)
     except (WebSocketDisconnect, RuntimeError):  # the page closed

@@ -12,6 +12,8 @@ import hmac
 import secrets
 from dataclasses import dataclass, field
 
+from ..i18n import Text
+
 HUMAN = "human"
 
 
@@ -53,7 +55,7 @@ class Seating:
     def invite(self, seat: int) -> str:
         """A new invite token for person seat *seat* (its old one stops working)."""
         if not (0 <= seat < len(self.kinds)) or self.kinds[seat] != HUMAN:
-            raise ValueError("only a person's seat can be handed out")
+            raise ValueError(Text("only a person's seat can be handed out"))
         token = secrets.token_urlsafe(24)
         self.hashes[seat] = token_hash(token)
         return token

@@ -109,11 +109,12 @@ class TableGame:
         """The person at *seat* is replaced by *agent* (the reason if refused)."""
         with self.lock:
             if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.seats):
-                return "no such seat"
+                return Text("no such seat")
             if self.seats[seat] != HUMAN:
-                return "that seat is not a person's"
+                return Text("that seat is not a person's")
             if agent not in agent_names():
-                return f"unknown agent {str(agent)[:40]!r} (use {', '.join(agent_names())})"
+                return Text("unknown agent {name} (use {names})", name=repr(str(agent)[:40]),
+                            names=", ".join(agent_names()))
             self.seating.to_agent(seat, agent)
             self.agents[seat] = make_agent(agent, secrets.randbits(48), seat)
             self.undo_stack = UndoStack(self.game, self.humans)
@@ -205,17 +206,17 @@ class TableGame:
     def undo_refusal(self, seat: int) -> str | None:
         """Why *seat* may not take back its last decision now (None: it may); never once the
         game is over (the finished game stays finished)."""
-        return "the game is over" if self.game.is_over else self.undo_stack.refusal(seat)
+        return Text("the game is over") if self.game.is_over else self.undo_stack.refusal(seat)
 
     def undo(self, seat: int) -> str | None:
         """Take back *seat*'s last decision and the agents' replies after it."""
         with self.lock:
             if self.game.is_over:
-                return "the game is over"
+                return Text("the game is over")
             try:
                 self.undo_stack.undo(seat)
             except UndoRefused as refusal:
-                return str(refusal)
+                return refusal.args[0]   # the reason as an i18n.Text (str() would drop its msgid)
             return None
 
     # ---- saving ------------------------------------------------------------------------------------

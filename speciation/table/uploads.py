@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 
 from ..dsl.errors import RuleErrors
 from ..dsl.layers import builtin_root
+from ..i18n import Text
 from .guard import Refused
 
 MAX_MOD = 256 * 1024    # bytes of one uploaded mod file
@@ -34,14 +35,15 @@ def uploaded(body: dict, key: str = "uploads") -> list[tuple[str, str]]:
     and size (not yet as rules)."""
     value = body.get(key) or []
     if not isinstance(value, list) or len(value) > MAX_MODS:
-        raise Refused(f"'{key}' must be a list of at most {MAX_MODS} mods, each {{\"name\": ..., \"text\": ...}}")
+        raise Refused(Text("'{key}' must be a list of at most {most} mods, each {example}", key=key, most=MAX_MODS,
+                           example='{"name": ..., "text": ...}'))
     mods = []
     for item in value:
         if not isinstance(item, dict) or not isinstance(item.get("text"), str):
-            raise Refused(f"each of '{key}' must be {{\"name\": \"mod.yaml\", \"text\": \"...\"}}")
+            raise Refused(Text("each of '{key}' must be {example}", key=key, example='{"name": "mod.yaml", "text": "..."}'))
         text, name = item["text"], item.get("name")
         if len(text.encode("utf-8", "replace")) > MAX_MOD:
-            raise Refused(f"an uploaded mod may not be larger than {MAX_MOD // 1024} KiB", 413)
+            raise Refused(Text("an uploaded mod may not be larger than {size} KiB", size=MAX_MOD // 1024), 413)
         mods.append((file_name(name if isinstance(name, str) else ""), text))
     return mods
 

@@ -1,16 +1,21 @@
 """A real PostgreSQL server for a test: Debian's (``/usr/lib/postgresql/*/bin``), made with
 ``initdb`` in a temporary folder and started with ``pg_ctl`` on a free local port, as the
 current user (as root: as the ``postgres`` user, since PostgreSQL refuses to run as root).
-Where none can run, the test is skipped saying why (``.ci/run`` installs the package)."""
+Where none can run, the test is skipped saying why (``.ci/run`` installs the package).
+``Serve``: a ``speciation serve`` process of its own on such a database (several of them
+share its games)."""
 from __future__ import annotations
 
 import glob
+import json
 import os
 import pwd
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
+import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -64,3 +69,30 @@ def running_postgres() -> Iterator[str]:
         subprocess.run([*prefix, str(where / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"],
                        capture_output=True, timeout=60)
         shutil.rmtree(folder, ignore_errors=True)
+
+
+class Serve:
+    """``speciation serve`` in a process of its own, on *database*; its address is ``url``."""
+
+    def __init__(self, database: str):
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "speciation", "serve", "--port", "0", "--no-browser", "--agent-delay", "0",
+             "--database", database], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        assert "the table is open at" in line, line + self.process.stdout.read()
+        self.url = line.split(" at ", 1)[1].split()[0].rstrip("/")
+
+    def post(self, path: str, body: dict) -> dict:
+        req = urllib.request.Request(self.url + path, data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=60) as response:
+            return json.loads(response.read())
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()

@@ -5,18 +5,23 @@ asked whether to answer it, sees the prompt naming what it answers and the stack
 answers by clicking the card in its hand. The answer goes on the stack and resolves first
 (last in, first out): the rulebook's "Reactions" (CAT-RB Interaction Cards).
 
-Screenshots at 1280×720 and 375×812 of the community pyramid and of the response prompt go
-to ``docs/screenshots/catastrophic-*.png``. Skips, saying why, without the ``table`` extra,
+A person also clicks *hold priority off* (issue 22) and is not asked again in a window until
+the rules say (its turn, an Event on its community, a card answering one of its cards),
+read from the page.
+
+Screenshots at 1280×720 and 375×812 of the community pyramid, of the response prompt and of
+the hold go to ``docs/screenshots/catastrophic-*.png``. Skips, saying why, without the ``table`` extra,
 Playwright or Chromium.
 """
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from support.browser_people import WAIT, Person
-from support.catastrophic_positions import ANSWER, play_to_a_response
+from support.catastrophic_positions import ANSWER, play_to_a_response, play_to_a_window
 from support.table_support import RunningTable, need_table_extra
 
 need_table_extra()
@@ -142,6 +147,113 @@ def test_a_person_answers_a_reaction_by_clicking_the_card_in_hand(browser, runni
         assert not any(line.endswith(f"{answered_name} resolves") for line in lines if line != lines[mine])
         page.wait_for_function("document.body.dataset.phase !== 'sent'", timeout=WAIT)
         assert "is countered" in page.locator("#log").inner_text()
+    finally:
+        person.close()
+        if not phone.page.is_closed():
+            phone.close()
+
+
+def a_game_at_a_window() -> tuple[TableGame, object]:
+    """A table game (person, random, random) whose person is asked in a response window on
+    the third player's turn (the second player is still to be asked after it)."""
+    for seed in range(2, 40):
+        session = TableGame.new(f"hold-{seed}", "catastrophic", 3, ["human", "random", "random"], seed=seed,
+                                hotseat=False)
+
+        def apply(seat, action, session=session):
+            assert session._apply(seat, action) is None
+        option = play_to_a_window(session.game, apply, seed)
+        if option is not None:
+            return session, option
+    raise AssertionError("no seed led to a response window asking the first player on the third's turn")
+
+
+def states(person: Person, start: int) -> list[dict]:
+    """The state messages the page's websocket received since frame *start*."""
+    found = []
+    for frame in person.frames[start:]:
+        message = json.loads(frame) if isinstance(frame, str) else None
+        if message and message.get("type") == "state":
+            found.append(message)
+    return found
+
+
+def test_a_person_holds_priority_off_and_is_not_asked_again_until_the_rules_say(browser, running):
+    """Issue 22: *hold priority off* clicked at the table. The rules (responses.hold,
+    docs/catastrophic.md): a held player is not asked again in a window until an Event is
+    played on their community or a card answers one of theirs (then they are asked, and the
+    hold ends), and the hold ends as their turn begins. Read from the page: the choice in the
+    log for everyone, the others asked in windows while the person is not, and the first time
+    it is asked again, one of those reasons in the page's log."""
+    session, hold = a_game_at_a_window()
+    label = str(hold.value)
+    url = running.seat_url(session, 0)
+    person, phone = Person(browser), Person(browser, "375")
+    try:
+        for someone in (person, phone):
+            someone.page.goto(url)
+            someone.wait(0)
+        page = person.page
+        assert person.phase() == "yours"
+        prompt = page.locator("#prompt").inner_text()
+        assert ANSWER in prompt
+        answered = prompt.split(ANSWER, 1)[1].strip().rstrip("?").strip()
+        labels = page.locator("#options button.option").all_inner_texts()
+        assert any(label in text for text in labels) and any("pass" in text for text in labels)
+        shoot(person, "hold-1280")
+        phone.page.locator("#options button.option", has_text=label).scroll_into_view_if_needed()
+        shoot(phone, "hold-375")
+        phone.close()
+
+        start = len(person.frames)
+        before = person.received()
+        page.locator("#options button.option", has_text=label).click()
+        person.wait(before)
+        held = f"Player 1: play an Interaction in answer to {answered}? → {label}"
+        page.wait_for_function(f"document.getElementById('log').innerText.includes({json.dumps(held)})",
+                               timeout=WAIT)
+        # The others are asked in this window (the second player after the person), the person
+        # not (asserted below from every screen the page was sent: the page may have moved on).
+        asked = f"state && !state.yours && (state.prompt || '').includes({json.dumps(ANSWER)})"
+        if page.evaluate(asked):
+            shoot(person, "held-1280")
+
+        # The agents play on; the person answers what it is asked outside windows (its first
+        # option), until it is asked in a window again or its turn begins.
+        reason = None
+        for _ in range(80):
+            page.wait_for_function("['yours', 'over'].includes(document.body.dataset.phase)", timeout=WAIT * 4)
+            assert person.phase() == "yours", "the game ended before the hold did"
+            state = page.evaluate("state")
+            lines = [(line if isinstance(line, str) else line[1]).strip() for line in state["log"]]
+            since = lines[max(i for i, line in enumerate(lines) if line == held) + 1:]
+            if "== Player 1's turn ==" in since:
+                before_turn = since[:since.index("== Player 1's turn ==")]
+                # an Event on its community before then would have asked it (unless cancelled first)
+                aimed = [line.split(" plays ", 1)[1].split(" on Player 1's community")[0] for line in before_turn
+                         if line.endswith(" on Player 1's community")]
+                assert all(f"{event} is cancelled" in before_turn or f"{event} is countered" in before_turn
+                           for event in aimed), before_turn
+                reason = "its turn began"
+                break
+            if ANSWER in state["prompt"]:
+                top = state["prompt"].split(ANSWER, 1)[1].strip().rstrip("?").strip()
+                aimed = any(line.endswith(f"plays {top} on Player 1's community") for line in since)
+                mine = [line.split(" plays ", 1)[1].split(" in answer to")[0] for line in since
+                        if line.startswith("Player 1 plays ")]
+                answers_mine = any(line.endswith(f"plays {top} in answer to {card}") for card in mine
+                                   for line in since)
+                assert aimed or answers_mine, f"asked in a window on {top!r} while holding: {since[-8:]}"
+                reason = "an Event on its community" if aimed else "a card answering one of its cards"
+                break
+            before = person.received()
+            page.locator("#options button.option").first.click()
+            person.wait(before)
+        assert reason is not None
+        shoot(person, "hold-ended-1280")
+        asked_others = {(m["decider"], m["prompt"]) for m in states(person, start)
+                        if not m["yours"] and ANSWER in (m.get("prompt") or "")}
+        assert asked_others, "the others were asked in windows while the person held priority off"
     finally:
         person.close()
         if not phone.page.is_closed():

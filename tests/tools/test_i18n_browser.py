@@ -57,7 +57,7 @@ def shown(page) -> list[tuple[str, str]]:
     return texts
 
 
-def test_a_polish_marine_game_in_the_browser(polish, running):
+def test_a_polish_marine_game_in_the_browser(polish, running, tmp_path):
     ruleset = load_ruleset("marine")
     english = english_words(ruleset)
     # A game's title is a proper name: the new-game page lists every built-in ruleset by its
@@ -72,6 +72,19 @@ def test_a_polish_marine_game_in_the_browser(polish, running):
     assert polish.locator("#lang").input_value() == "pl"  # the game's language follows the page's
     shoot(polish, "new-game")
     assert english_in(shown(polish), english, names) == []
+    # A file is chosen with the page's own button, in Polish (the browser's file input would
+    # say "Choose File" / "No file chosen" in the browser's language).
+    chooser = polish.locator("#load-game .file-button")
+    assert chooser.inner_text() == "Wybierz plik"
+    assert polish.locator(".file-name[data-for='save-file']").inner_text() == "nie wybrano pliku"
+    (tmp_path / "zapis.json").write_text("{}", encoding="utf-8")
+    with polish.expect_file_chooser() as opened:
+        chooser.click()
+    opened.value.set_files(str(tmp_path / "zapis.json"))
+    assert polish.locator(".file-name[data-for='save-file']").inner_text() == "zapis.json"
+    polish.click("#resume")   # not a save: said in Polish (the engine's own words are English)
+    polish.wait_for_function("document.getElementById('load-error').textContent !== ''", timeout=WAIT)
+    assert polish.locator("#load-error").inner_text() == "ten plik nie jest zapisem gry, który ten stół potrafi wczytać"
 
     polish.fill("#players", "2")
     polish.dispatch_event("#players", "change")
@@ -112,3 +125,22 @@ def test_a_polish_marine_game_in_the_browser(polish, running):
     assert polish.locator("#status").inner_text().startswith("Koniec gry")
     shoot(polish, "marine-end")
     assert english_in(shown(polish), english, names) == []
+
+
+def test_a_page_in_polish_by_its_address_is_answered_in_polish(browser, running, tmp_path):
+    """A browser that asks for English opens the new-game page with ?lang=pl: the page's
+    requests say so (Accept-Language), so the server's errors are Polish too."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720}, locale="en-GB")
+    page = context.new_page()
+    try:
+        page.goto(running.url + "/?lang=pl")
+        page.wait_for_selector("body[data-ready='1']", timeout=WAIT)
+        (tmp_path / "notes.json").write_text("{}", encoding="utf-8")
+        with page.expect_file_chooser() as opened:
+            page.click("#load-game .file-button")
+        opened.value.set_files(str(tmp_path / "notes.json"))
+        page.click("#resume")
+        page.wait_for_function("document.getElementById('load-error').textContent !== ''", timeout=WAIT)
+        assert page.locator("#load-error").inner_text() == "ten plik nie jest zapisem gry, który ten stół potrafi wczytać"
+    finally:
+        context.close()

@@ -9,6 +9,7 @@ words of the English templates, card texts, names and page strings that no Polis
 """
 from __future__ import annotations
 
+import json
 import random
 import re
 from html import unescape
@@ -281,3 +282,94 @@ def test_a_phrase_with_other_placeholders_is_a_positioned_error(tmp_path):
     assert "pl.yaml:5:" in text and "has 2 {}" in text
     assert "pl.yaml:6:" not in text  # numbered placeholders in another order are fine
     assert text.count("error") == 2  # '{1} dodają gatunki' leaves values out: allowed
+
+
+def test_the_table_refuses_in_polish():
+    """The refusals a Polish page is sent, over a real server (the websocket's errors and the
+    HTTP API's ``error``), are Polish: undo refused (the reason too, which used to come back
+    as English inside the Polish 'nie można cofnąć: ...'), a token no longer valid, no such
+    game, a lobby join refused, a seat handed to an unknown agent, a replay's other seat, a file
+    that is no save, options the rules refuse."""
+    from support.table_support import RunningTable, need_table_extra, recv, request
+
+    need_table_extra()
+    connect = pytest.importorskip("websockets.sync.client").connect
+    english = english_words(load_ruleset("marine")) | english_words(load_ruleset("original"))
+    running = RunningTable()
+    try:
+        session = TableGame.new("pl-refusals", "marine", 2, ["human", "human"], seed=3, variants=["short"], lang="pl",
+                                hotseat=False)
+        creator = running.add(session).split("#t=", 1)[1]
+        ws = running.url.replace("http", "ws", 1)
+        said: list[tuple[str, str]] = []
+        with connect(f"{ws}/ws/play/{session.ident}?token={running.invites[0]}&lang=pl") as page:
+            recv(page)
+            page.send(json.dumps({"type": "undo"}))
+            said.append(("undo", recv(page, "error")["text"]))
+            page.send(json.dumps({"type": "replace", "seat": 1, "agent": "random"}))
+            said.append(("replace", recv(page, "error")["text"]))
+        with connect(f"{ws}/ws/play/{session.ident}?token={creator}&lang=pl") as page:
+            recv(page)
+            page.send(json.dumps({"type": "replace", "seat": 0, "agent": "zzz"}))
+            said.append(("unknown agent", recv(page, "error")["text"].split("(")[0]))  # (then the agents' ids)
+            page.send(json.dumps({"type": "replace", "seat": 7, "agent": "random"}))
+            said.append(("no seat", recv(page, "error")["text"]))
+        with connect(f"{ws}/ws/play/{session.ident}?token=not-a-token&lang=pl") as page:
+            said.append(("token", recv(page, "error")["text"]))
+        with connect(f"{ws}/ws/play/no-such-game?lang=pl") as page:
+            said.append(("no game", recv(page, "error")["text"]))
+        for path in (f"/api/games/{session.ident}/join?lang=pl", "/api/games/no-such-game/join?lang=pl"):
+            status, answer = request(running, path, {})
+            assert status in (403, 404)
+            said.append((path, answer["error"]))
+        status, answer = request(running, "/api/games?lang=pl", {"ruleset": "no-such-rules"})
+        assert status == 400
+        said.append(("ruleset", answer["error"].split("(")[0]))   # (the rulesets offered are names)
+        # the engine's errors (English words) as what went wrong, in Polish
+        for path, body in (("/api/games?lang=pl", {"ruleset": "marine", "players": 9}),
+                           ("/api/resume?lang=pl", {"not": "a save"})):
+            status, answer = request(running, path, body)
+            assert status == 400
+            said.append((path, answer["error"]))
+        status, answer = request(running, f"/api/games/{session.ident}/replay?lang=pl", {"token": running.invites[0]})
+        with connect(f"{ws}{answer['url'].replace('/replay/', '/ws/replay/')}?lang=pl") as page:
+            recv(page)
+            page.send(json.dumps({"type": "seat", "seat": 1}))
+            said.append(("replay", recv(page, "error")["text"]))
+        rng = random.Random(3)
+        while not session.game.is_over:
+            session._apply(session.game.current_player, rng.choice(session.game.legal_actions()))
+        with connect(f"{ws}/ws/play/{session.ident}?token={running.invites[0]}&lang=pl") as page:
+            recv(page)
+            page.send(json.dumps({"type": "undo"}))
+            said.append(("undo when over", recv(page, "error")["text"]))
+    finally:
+        running.stop()
+    assert said[0][1] == "nie można cofnąć: nie ma twojej decyzji do cofnięcia"
+    assert said[-1][1] == "nie można cofnąć: gra się zakończyła"
+    assert english_in(said, english) == [], said
+    # ... and the check would find the English ones
+    assert english_in([("undo", "nie można cofnąć: there is no decision of yours to undo"),
+                       ("join", "every seat of this game is taken: you can watch it")], english)
+
+
+def test_every_refusal_of_the_table_is_a_message_of_the_catalogue():
+    """What the table refuses with (``Refused(...)``, ``error(page, ...)``) is an ``i18n.Text``
+    (said in the page's language) or a value passed on, never a bare English string or f-string;
+    the one exception: an uploaded mod's positioned errors (the rule files' own English)."""
+    import ast
+
+    from speciation.table import app
+
+    found = []
+    for path in sorted(Path(app.__file__).parent.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call) or not node.args:
+                continue
+            name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
+            said = node.args[1] if name == "error" and len(node.args) > 1 else node.args[0] if name == "Refused" else None
+            if isinstance(said, (ast.Constant, ast.JoinedStr, ast.BinOp)):
+                found.append(f"{path.name}: {ast.unparse(said)[:80]}")
+            elif isinstance(said, ast.Call) and ast.unparse(said.func) not in ("Text", "i18n.Text"):
+                found.append(f"{path.name}: {ast.unparse(said)[:80]}")
+    assert found == ["uploads.py: scrub(errors.format(), paths)"]

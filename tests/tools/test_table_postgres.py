@@ -5,14 +5,11 @@ Starts a real PostgreSQL (tests/support/postgres.py) and skips, saying why, wher
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import time
-import urllib.request
 
 import pytest
 
-from support.postgres import running_postgres
+from support.postgres import Serve, running_postgres
 from support.table_support import need_table_extra
 
 need_table_extra()
@@ -21,34 +18,11 @@ pytest.importorskip("psycopg", reason="PostgreSQL needs the 'table' extra (psyco
 from websockets.sync.client import connect  # noqa: E402
 
 
-class Server:
-    """``speciation serve`` in a process of its own."""
-
-    def __init__(self, database: str):
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "speciation", "serve", "--port", "0", "--no-browser", "--agent-delay", "0",
-             "--database", database], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        assert self.process.stdout is not None
-        line = self.process.stdout.readline()
-        assert "the table is open at" in line, line + self.process.stdout.read()
-        self.url = line.split(" at ", 1)[1].split()[0].rstrip("/")
-
-    def post(self, path: str, body: dict) -> dict:
-        req = urllib.request.Request(self.url + path, data=json.dumps(body).encode(), method="POST",
-                                     headers={"Content-Type": "application/json"})
-        with urllib.request.urlopen(req, timeout=60) as response:
-            return json.loads(response.read())
+class Server(Serve):
+    """A server process whose pages are websocket clients."""
 
     def page(self, ident: str, token: str):
         return connect(self.url.replace("http", "ws", 1) + f"/ws/play/{ident}?token={token}")
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
 
 
 def number(message: dict) -> str:

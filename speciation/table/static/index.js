@@ -75,7 +75,8 @@ function fillSeats() {
 async function post(url, body, isText) {
   const response = await fetch(url, {
     method: "POST",
-    headers: { "Content-Type": isText ? "application/json" : "application/json" },
+    // the server's errors in this page's language (which ?lang= may have chosen, not the browser)
+    headers: { "Content-Type": "application/json", "Accept-Language": window.I18N_LANG || "en" },
     body: isText ? body : JSON.stringify(body),
   });
   const data = await response.json().catch(() => ({ error: _("the server answered {status}", { status: response.status }) }));
@@ -191,6 +192,14 @@ async function load(url) {
   }
 }
 
+// A file input's own button and "no file chosen" are the browser's, in the browser's language:
+// the page shows its own (index.html: .file-button, .file-name), in the page's.
+function showChosen(input) {
+  const names = [...input.files].map((file) => file.name);
+  document.querySelector(`.file-name[data-for="${input.id}"]`).textContent =
+    names.length ? names.join(", ") : _("no file chosen");
+}
+
 async function init() {
   const response = await fetch(window.withLang ? window.withLang("/api/rulesets") : "/api/rulesets");
   catalogue = await response.json();
@@ -199,6 +208,7 @@ async function init() {
   $("ruleset").addEventListener("change", () => { fillRuleset(); checkUploads(); });
   $("variants").addEventListener("change", checkUploads);
   $("mod-files").addEventListener("change", checkUploads);
+  for (const input of document.querySelectorAll("input.file")) input.addEventListener("change", () => showChosen(input));
   $("players").addEventListener("change", fillSeats);
   $("new-form").addEventListener("submit", start);
   $("resume").addEventListener("click", () => load("/api/resume"));

@@ -115,8 +115,9 @@ const Lobby = (() => {
   }
 
   async function joinGame(game) {
-    const response = await fetch(`/api/games/${game}/join`, { method: "POST", headers: { "Content-Type": "application/json" },
-                                                              body: "{}" });
+    const response = await fetch(`/api/games/${game}/join`, {
+      method: "POST", headers: { "Content-Type": "application/json", "Accept-Language": window.I18N_LANG || "en" },
+      body: "{}" });
     const data = await response.json();
     if (!response.ok) {
       byId("lobby-error").textContent = data.error || _("cannot join");

@@ -491,7 +491,8 @@ function toast(text) {
 async function startReplay() {
   const seat = state && state.seat !== null && state.seat !== undefined ? state.seat : null;
   const response = await fetch(`/api/games/${ident}/replay`, {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token, seat }) });
+    method: "POST", headers: { "Content-Type": "application/json", "Accept-Language": window.I18N_LANG || "en" },
+    body: JSON.stringify({ token, seat }) });
   const data = await response.json();
   if (data.url) location.href = data.url;
   else toast(data.error || _("cannot replay"));
