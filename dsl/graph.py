@@ -196,6 +196,8 @@ class Check:
     test: Expr
     body: Block
     span: Span
+    reads: set = field(default_factory=set)  # attributes its items and condition read (as Function.reads)
+    calls: set = field(default_factory=set)  # rule functions they call
 
 
 @dataclass(slots=True, eq=False)

@@ -11,6 +11,13 @@ may have changed them; if they can no longer be listed at all, e.g. they were th
 entity a check removed, there is nothing to choose and the name is set to none). Everything lives in the stack (a Settle frame on it: a check's
 effect is running), so a game saved inside a check's effect resumes there. A check whose effect never makes it false is
 stopped by the work budget.
+
+When no check holds, the machine remembers it (:data:`SETTLED` in its memo of rule-function
+values) until a statement writes an attribute some check reads (its items, its condition, or
+the rule functions they call, as the compiler notes for remembered values: ``link_invalidation``
+in ruleset.py) or creates or destroys an entity: until then the checks are not made again, since
+none can hold. Whatever forgets remembered values (``Game.state_edited``, a restore, a trial's
+rollback) forgets this too.
 """
 from __future__ import annotations
 
@@ -23,6 +30,8 @@ from .compiler import compile_expression_text
 from .limits import check_sequence
 
 Machine = Any  # the machine (interpreter/machine.py imports this module, so it is not imported here)
+
+SETTLED = "#checks"  # in the machine's memo while no state check can hold (no rule function's name)
 
 
 def subsets(rt: Machine, stmt: g.Choose, env: dict, items: list) -> list:
@@ -57,7 +66,11 @@ def subsets(rt: Machine, stmt: g.Choose, env: dict, items: list) -> list:
 def fire_checks(rt: Machine, choose: int | None, env: dict | None) -> bool:
     """Make the state checks; run the effect of the first that holds (True), with a Settle
     frame under it that asks the choice *choose* (a node id; None at the end of the
-    program) in the names *env* once no check holds."""
+    program) in the names *env* once no check holds. Not made while the machine remembers
+    that none holds and nothing they read has been written since (False)."""
+    memo = rt.memo
+    if SETTLED in memo:
+        return False
     for check in rt.ruleset.checks:
         items = check.items(rt, {}) if check.items is not None else (None,)
         for item in items:
@@ -69,6 +82,7 @@ def fire_checks(rt: Machine, choose: int | None, env: dict | None) -> bool:
                 stack.append([check.body.id, 0, names, len(stack)])
                 rt.meter.left -= 1
                 return True
+    memo[SETTLED] = True
     return False
 
 
@@ -108,10 +122,11 @@ def settle(rt: Machine, frame: list) -> None:
 
 
 def compile_checks(compiler, nodes: list) -> tuple[list[g.Check], int | None]:
-    """The rule files' checks, compiled, and the id of the one Settle node (None: no check)."""
+    """The rule files' checks, compiled, and the id of the one Settle node (None: no check).
+    Each notes what its items and condition read (attributes, rule functions called)."""
     out = []
     for node in nodes:
-        var, items = None, None
+        var, items, expr = None, None, ""
         if "each" in node:
             text = str(node["each"])
             name, sep, expr = text.partition(" in ")
@@ -119,11 +134,18 @@ def compile_checks(compiler, nodes: list) -> tuple[list[g.Check], int | None]:
                 compiler.error("a check's 'each' must look like 'NAME in EXPRESSION'", node.where("each"))
                 continue
             var = name.strip()
-            items = compile_expression_text(compiler, expr.strip(), node.where("each"), [])
+        reads: set = set()
+        calls: set = set()
         params = [var] if var else []
-        test = compile_expression_text(compiler, str(node["if"]), node.where("if"), params)
+        compiler.reads, compiler.calls = reads, calls
+        try:
+            if var is not None:
+                items = compile_expression_text(compiler, expr.strip(), node.where("each"), [])
+            test = compile_expression_text(compiler, str(node["if"]), node.where("if"), params)
+        finally:
+            compiler.reads = compiler.calls = None
         body = compiler.program(str(node["effect"]), node.where("effect"), params)
-        out.append(g.Check(var, items, test, body, node.span))
+        out.append(g.Check(var, items, test, body, node.span, reads, calls))
     if not out:
         return [], None
     settle_node = g.Settle(out[0].span)
