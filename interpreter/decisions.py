@@ -12,11 +12,12 @@ entity a check removed, there is nothing to choose and the name is set to none).
 effect is running), so a game saved inside a check's effect resumes there. A check whose effect never makes it false is
 stopped by the work budget.
 
-When no check holds, the machine remembers it (:data:`SETTLED` in its memo of rule-function
-values) until a statement writes an attribute some check reads (its items, its condition, or
-the rule functions they call, as the compiler notes for remembered values: ``link_invalidation``
-in ruleset.py) or creates or destroys an entity: until then the checks are not made again, since
-none can hold. Whatever forgets remembered values (``Game.state_edited``, a restore, a trial's
+When a check holds for no item, the machine remembers it (the check's ``settled`` name,
+:data:`SETTLED` and its number, in its memo of rule-function values) until a statement writes an
+attribute the check reads (in its items, its condition, or the rule functions they call, as the
+compiler notes for remembered values: ``link_invalidation`` in ruleset.py) or creates or destroys
+an entity: until then that check is not made again, since it cannot hold (the others are made in
+their order). Whatever forgets remembered values (``Game.state_edited``, a restore, a trial's
 rollback) forgets this too.
 """
 from __future__ import annotations
@@ -31,7 +32,7 @@ from .limits import check_sequence
 
 Machine = Any  # the machine (interpreter/machine.py imports this module, so it is not imported here)
 
-SETTLED = "#checks"  # in the machine's memo while no state check can hold (no rule function's name)
+SETTLED = "#check"  # + a check's number: in the machine's memo while it cannot hold (no function's name)
 
 
 def subsets(rt: Machine, stmt: g.Choose, env: dict, items: list) -> list:
@@ -66,12 +67,12 @@ def subsets(rt: Machine, stmt: g.Choose, env: dict, items: list) -> list:
 def fire_checks(rt: Machine, choose: int | None, env: dict | None) -> bool:
     """Make the state checks; run the effect of the first that holds (True), with a Settle
     frame under it that asks the choice *choose* (a node id; None at the end of the
-    program) in the names *env* once no check holds. Not made while the machine remembers
-    that none holds and nothing they read has been written since (False)."""
+    program) in the names *env* once no check holds. A check the machine remembers to hold
+    for no item, nothing it reads written since, is not made."""
     memo = rt.memo
-    if SETTLED in memo:
-        return False
     for check in rt.ruleset.checks:
+        if check.settled in memo:
+            continue
         items = check.items(rt, {}) if check.items is not None else (None,)
         for item in items:
             names = {check.var: item} if check.var is not None else {}
@@ -82,7 +83,7 @@ def fire_checks(rt: Machine, choose: int | None, env: dict | None) -> bool:
                 stack.append([check.body.id, 0, names, len(stack)])
                 rt.meter.left -= 1
                 return True
-    memo[SETTLED] = True
+        memo[check.settled] = True
     return False
 
 
@@ -145,7 +146,7 @@ def compile_checks(compiler, nodes: list) -> tuple[list[g.Check], int | None]:
         finally:
             compiler.reads = compiler.calls = None
         body = compiler.program(str(node["effect"]), node.where("effect"), params)
-        out.append(g.Check(var, items, test, body, node.span, reads, calls))
+        out.append(g.Check(var, items, test, body, node.span, reads, calls, f"{SETTLED}{len(out)}"))
     if not out:
         return [], None
     settle_node = g.Settle(out[0].span)

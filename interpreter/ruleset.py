@@ -25,7 +25,7 @@ from .board import HexGrid, cell_id
 from .codegen import generate, generate_code, generate_function
 from .abilities import activated_names, check_events, compile_abilities, compile_triggers, order_choice
 from .compiler import Compiler, compile_expression_text, returns_value
-from .decisions import SETTLED, compile_checks
+from .decisions import compile_checks
 from .triggers import holders, mark_dispatch
 from .errors import note_function
 from .limits import BudgetError
@@ -404,8 +404,8 @@ def mark_static(functions: dict[str, g.Function], written: set[str], modifiers: 
 def link_invalidation(functions: dict[str, g.Function], nodes: list[g.Stmt], checks: Sequence[g.Check] = ()) -> None:
     """Tell each statement which rule functions' remembered values it can make stale: those
     that read (themselves, through functions they call, or through their modifiers) an
-    attribute the statement writes; and whether it can make a state check hold again
-    (``SETTLED``: it writes what a check's items or condition read, interpreter/decisions.py)."""
+    attribute the statement writes; and which state checks it can make hold again (each
+    check's ``settled``: it writes what the check's items or condition read, decisions.py)."""
     reads = {name: set(f.reads) for name, f in functions.items()}
     changed = True
     while changed:
@@ -416,8 +416,8 @@ def link_invalidation(functions: dict[str, g.Function], nodes: list[g.Stmt], che
                     reads[name] |= reads[callee]
                     changed = True
     watched = {name: r for name, r in reads.items() if not functions[name].static}
-    if checks:
-        watched[SETTLED] = set().union(*(c.reads for c in checks), *(reads[f] for c in checks for f in c.calls))
+    for check in checks:
+        watched[check.settled] = set(check.reads).union(*(reads[f] for f in check.calls))
     for node in nodes:
         if isinstance(node, g.Simple) and node.writes:
             node.invalidates = frozenset(n for n, r in watched.items() if r & node.writes)
