@@ -125,7 +125,7 @@ def settle(rt: Machine, frame: list) -> None:
 def compile_checks(compiler, nodes: list) -> tuple[list[g.Check], int | None]:
     """The rule files' checks, compiled, and the id of the one Settle node (None: no check).
     Each notes what its items and condition read (attributes, rule functions called)."""
-    out = []
+    out: list[g.Check] = []
     for node in nodes:
         var, items, expr = None, None, ""
         if "each" in node:
