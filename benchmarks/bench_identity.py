@@ -2,8 +2,11 @@
 
     python benchmarks/bench_identity.py --record ref.json     # on the reference checkout
     python benchmarks/bench_identity.py --compare ref.json    # on the changed checkout
+    python benchmarks/bench_identity.py --rulesets catastrophic,evolution --record cat.json
 
-Plays random games (both editions, every player count, half with ``game.keep_log = False``)
+Plays random games (both editions, every player count, half with ``game.keep_log = False``;
+with ``--rulesets``, those built-in rulesets in turn instead, each at every player count it
+allows; the record names them, so ``--compare`` replays the same ones)
 and keeps, after every action, a hash of the legal actions (values and labels) and the
 state digest, and at the end a hash of the log. ``--compare`` replays the same games and
 reports the first difference. Not a test: it needs two checkouts.
@@ -18,19 +21,32 @@ import sys
 
 from speciation import Game, load_ruleset
 
-EDITIONS = (("original", range(2, 7)), ("marine", range(2, 5)))
+EDITIONS = (("original", range(2, 7)), ("marine", range(2, 5)))  # the default: both editions
 
 
 def short(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def plan(games: int) -> list[tuple[str, int, int, bool]]:
-    """(edition, players, seed, keep_log) for each game, both editions in turn."""
+def editions(names: list[str] | None) -> tuple:
+    """(name, player counts) of each ruleset to play: the default editions, or *names* at
+    every player count their manifests allow."""
+    if not names:
+        return EDITIONS
     out = []
+    for name in names:
+        ruleset = load_ruleset(name)
+        out.append((name, range(ruleset.min_players, ruleset.max_players + 1)))
+    return tuple(out)
+
+
+def plan(games: int, chosen: tuple = EDITIONS) -> list[tuple[str, int, int, bool]]:
+    """(edition, players, seed, keep_log) for each game, the rulesets in turn."""
+    out = []
+    n = len(chosen)
     for i in range(games):
-        name, counts = EDITIONS[i % 2]
-        out.append((name, counts[(i // 2) % len(counts)], 1000 + i, (i // 2) % 2 == 0))
+        name, counts = chosen[i % n]
+        out.append((name, counts[(i // n) % len(counts)], 1000 + i, (i // n) % 2 == 0))
     return out
 
 
@@ -53,18 +69,24 @@ def main(argv: list[str] | None = None) -> int:
     group.add_argument("--record", metavar="FILE")
     group.add_argument("--compare", metavar="FILE")
     parser.add_argument("--games", type=int, default=32)
+    parser.add_argument("--rulesets", help="comma-separated built-in rulesets to play instead of the "
+                        "original and Marine (recording only; --compare reads them from the record)")
     args = parser.parse_args(argv)
-    rulesets = {name: load_ruleset(name) for name, _ in EDITIONS}
     if args.record:
-        traces = [trace(rulesets[n], p, s, k) for n, p, s, k in plan(args.games)]
+        names = args.rulesets.split(",") if args.rulesets else None
+        chosen = editions(names)
+        rulesets = {name: load_ruleset(name) for name, _ in chosen}
+        traces = [trace(rulesets[n], p, s, k) for n, p, s, k in plan(args.games, chosen)]
         with open(args.record, "w") as f:
-            json.dump({"games": args.games, "traces": traces}, f)
+            json.dump({"games": args.games, "rulesets": names, "traces": traces}, f)
         print(f"recorded {len(traces)} games, {sum(len(t['legal']) for t in traces)} actions")
         return 0
     with open(args.compare) as f:
         recorded = json.load(f)
+    chosen = editions(recorded.get("rulesets"))
+    rulesets = {name: load_ruleset(name) for name, _ in chosen}
     actions = 0
-    for (name, players, seed, keep), ref in zip(plan(recorded["games"]), recorded["traces"]):
+    for (name, players, seed, keep), ref in zip(plan(recorded["games"], chosen), recorded["traces"]):
         got = trace(rulesets[name], players, seed, keep)
         for key in ("legal", "digest"):
             for step, (a, b) in enumerate(zip(ref[key], got[key])):

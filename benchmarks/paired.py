@@ -11,6 +11,8 @@ Workloads (each uses only the stable public API, so an older checkout runs them 
 - ``play``: random games, original 4 players (seeds 0-5) and Marine 4 players (seeds 0-2),
   one generator per game, every action applied as the ``Action`` that ``legal_actions()`` gave;
   prints the action count, so both sides are checked to play the same games.
+- ``play-evolution``, ``play-catastrophic`` (not in the default set): the same for Evolution
+  (2 and 4 players, seeds 0-2) and Catastrophic (2, 3 and 4 players, seeds 0-7).
 - ``load``: load both editions in a new process with the load cache turned off (a cold load).
 - ``load-cached``: the same with a warm disk cache (a folder of its own, filled by a first run);
   ``play`` and ``mcts`` load from that warm cache too, so their figures are mostly play.
@@ -40,6 +42,36 @@ for name, seeds in (("original", range(6)), ("marine", range(3))):
     ruleset = load_ruleset(name)
     for seed in seeds:
         game = Game.new(ruleset, 4, seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            actions = game.legal_actions()
+            game.apply(actions[rng.randrange(len(actions))])
+            total += 1
+print(total)
+""",
+    "play-evolution": """
+import random
+from speciation import Game, load_ruleset
+total = 0
+ruleset = load_ruleset("evolution")
+for players, seeds in ((2, range(3)), (4, range(3))):
+    for seed in seeds:
+        game = Game.new(ruleset, players, seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            actions = game.legal_actions()
+            game.apply(actions[rng.randrange(len(actions))])
+            total += 1
+print(total)
+""",
+    "play-catastrophic": """
+import random
+from speciation import Game, load_ruleset
+total = 0
+ruleset = load_ruleset("catastrophic")
+for players in (2, 3, 4):
+    for seed in range(8):
+        game = Game.new(ruleset, players, seed)
         rng = random.Random(seed)
         while not game.is_over:
             actions = game.legal_actions()

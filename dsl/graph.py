@@ -196,6 +196,9 @@ class Check:
     test: Expr
     body: Block
     span: Span
+    reads: set = field(default_factory=set)  # attributes its items and condition read (as Function.reads)
+    calls: set = field(default_factory=set)  # rule functions they call
+    settled: str = ""  # its name in the machine's memo while it holds for no item (interpreter/decisions.py)
 
 
 @dataclass(slots=True, eq=False)

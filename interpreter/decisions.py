@@ -11,6 +11,14 @@ may have changed them; if they can no longer be listed at all, e.g. they were th
 entity a check removed, there is nothing to choose and the name is set to none). Everything lives in the stack (a Settle frame on it: a check's
 effect is running), so a game saved inside a check's effect resumes there. A check whose effect never makes it false is
 stopped by the work budget.
+
+When a check holds for no item, the machine remembers it (the check's ``settled`` name,
+:data:`SETTLED` and its number, in its memo of rule-function values) until a statement writes an
+attribute the check reads (in its items, its condition, or the rule functions they call, as the
+compiler notes for remembered values: ``link_invalidation`` in ruleset.py) or creates or destroys
+an entity: until then that check is not made again, since it cannot hold (the others are made in
+their order). Whatever forgets remembered values (``Game.state_edited``, a restore, a trial's
+rollback) forgets this too.
 """
 from __future__ import annotations
 
@@ -23,6 +31,8 @@ from .compiler import compile_expression_text
 from .limits import check_sequence
 
 Machine = Any  # the machine (interpreter/machine.py imports this module, so it is not imported here)
+
+SETTLED = "#check"  # + a check's number: in the machine's memo while it cannot hold (no function's name)
 
 
 def subsets(rt: Machine, stmt: g.Choose, env: dict, items: list) -> list:
@@ -57,8 +67,12 @@ def subsets(rt: Machine, stmt: g.Choose, env: dict, items: list) -> list:
 def fire_checks(rt: Machine, choose: int | None, env: dict | None) -> bool:
     """Make the state checks; run the effect of the first that holds (True), with a Settle
     frame under it that asks the choice *choose* (a node id; None at the end of the
-    program) in the names *env* once no check holds."""
+    program) in the names *env* once no check holds. A check the machine remembers to hold
+    for no item, nothing it reads written since, is not made."""
+    memo = rt.memo
     for check in rt.ruleset.checks:
+        if check.settled in memo:
+            continue
         items = check.items(rt, {}) if check.items is not None else (None,)
         for item in items:
             names = {check.var: item} if check.var is not None else {}
@@ -69,6 +83,7 @@ def fire_checks(rt: Machine, choose: int | None, env: dict | None) -> bool:
                 stack.append([check.body.id, 0, names, len(stack)])
                 rt.meter.left -= 1
                 return True
+        memo[check.settled] = True
     return False
 
 
@@ -108,10 +123,11 @@ def settle(rt: Machine, frame: list) -> None:
 
 
 def compile_checks(compiler, nodes: list) -> tuple[list[g.Check], int | None]:
-    """The rule files' checks, compiled, and the id of the one Settle node (None: no check)."""
-    out = []
+    """The rule files' checks, compiled, and the id of the one Settle node (None: no check).
+    Each notes what its items and condition read (attributes, rule functions called)."""
+    out: list[g.Check] = []
     for node in nodes:
-        var, items = None, None
+        var, items, expr = None, None, ""
         if "each" in node:
             text = str(node["each"])
             name, sep, expr = text.partition(" in ")
@@ -119,11 +135,18 @@ def compile_checks(compiler, nodes: list) -> tuple[list[g.Check], int | None]:
                 compiler.error("a check's 'each' must look like 'NAME in EXPRESSION'", node.where("each"))
                 continue
             var = name.strip()
-            items = compile_expression_text(compiler, expr.strip(), node.where("each"), [])
+        reads: set = set()
+        calls: set = set()
         params = [var] if var else []
-        test = compile_expression_text(compiler, str(node["if"]), node.where("if"), params)
+        compiler.reads, compiler.calls = reads, calls
+        try:
+            if var is not None:
+                items = compile_expression_text(compiler, expr.strip(), node.where("each"), [])
+            test = compile_expression_text(compiler, str(node["if"]), node.where("if"), params)
+        finally:
+            compiler.reads = compiler.calls = None
         body = compiler.program(str(node["effect"]), node.where("effect"), params)
-        out.append(g.Check(var, items, test, body, node.span))
+        out.append(g.Check(var, items, test, body, node.span, reads, calls, f"{SETTLED}{len(out)}"))
     if not out:
         return [], None
     settle_node = g.Settle(out[0].span)

@@ -102,7 +102,7 @@ class Ruleset:
         before = len(self.compiler.errors)
         result = build(self.compiler)
         mark_static(self.functions, self.compiler.written, {})
-        link_invalidation(self.functions, self.compiler.nodes)
+        link_invalidation(self.functions, self.compiler.nodes, self.checks)
         mark_dispatch(self)
         generate_code(self)
         errors = self.compiler.errors[before:]
@@ -189,7 +189,7 @@ class RulesetBuilder(Definitions):
         mark_static(functions, compiler.written, modifiers)  # first: generated calls inline by it
         for function in functions.values():
             function.call = _caller(function, modifiers.get(function.name, []), compiler)
-        link_invalidation(functions, compiler.nodes)
+        link_invalidation(functions, compiler.nodes, checks)
         check_events(compiler, triggers, before, macros)
         choice = order_choice(compiler, Span(str(root / "ruleset.yaml"), 1, 1))
         card_kinds = {**self.entities, **card_entities}
@@ -401,10 +401,11 @@ def mark_static(functions: dict[str, g.Function], written: set[str], modifiers: 
                 function.static, changed = False, True
 
 
-def link_invalidation(functions: dict[str, g.Function], nodes: list[g.Stmt]) -> None:
+def link_invalidation(functions: dict[str, g.Function], nodes: list[g.Stmt], checks: Sequence[g.Check] = ()) -> None:
     """Tell each statement which rule functions' remembered values it can make stale: those
     that read (themselves, through functions they call, or through their modifiers) an
-    attribute the statement writes."""
+    attribute the statement writes; and which state checks it can make hold again (each
+    check's ``settled``: it writes what the check's items or condition read, decisions.py)."""
     reads = {name: set(f.reads) for name, f in functions.items()}
     changed = True
     while changed:
@@ -414,9 +415,12 @@ def link_invalidation(functions: dict[str, g.Function], nodes: list[g.Stmt]) -> 
                 if not reads[callee] <= reads[name]:
                     reads[name] |= reads[callee]
                     changed = True
+    watched = {name: r for name, r in reads.items() if not functions[name].static}
+    for check in checks:
+        watched[check.settled] = set(check.reads).union(*(reads[f] for f in check.calls))
     for node in nodes:
         if isinstance(node, g.Simple) and node.writes:
-            node.invalidates = frozenset(n for n, r in reads.items() if r & node.writes and not functions[n].static)
+            node.invalidates = frozenset(n for n, r in watched.items() if r & node.writes)
 
 
 def _caller(function: g.Function, modifiers: list[g.Modifier], compiler=None):

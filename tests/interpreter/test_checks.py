@@ -154,3 +154,89 @@ checks:
 def test_settle_is_a_word_of_the_language(tmp_path):
     with pytest.raises(RuleErrors):
         load(tmp_path, main("let settle = 1\n"))
+
+
+# The checks are made again only once something they read may have changed (issue 22): what a
+# check reads through the rule functions it calls, and the set of entities, count too.
+WATCHED = main("""\
+for p in entities(player):
+    choose n from [0, 1] by p prompt "spend how much"
+    if n > 0:
+        p.counts["gold"] -= n
+    choose m from [0, 1] by p prompt "wave"
+    game.n += m
+""", extra="""\
+functions:
+  broke(p): p.counts["gold"] < 0
+checks:
+  - each: p in entities(player)
+    if: broke(p) and not (p in game.out)
+    effect: |
+      append(game.out, p)
+""")
+
+
+def _counted(ruleset):
+    """Count how many times the first check's condition is evaluated."""
+    calls = [0]
+    test = ruleset.checks[0].test
+
+    def counting(rt, env):
+        calls[0] += 1
+        return test(rt, env)
+    ruleset.checks[0].test = counting
+    return calls
+
+
+@pytest.fixture(params=[True, False], ids=["generated", "closures"])
+def watched(request, tmp_path, monkeypatch):
+    monkeypatch.setattr(codegen, "ENABLED", request.param)
+    return load(tmp_path, WATCHED)
+
+
+def test_a_write_read_through_a_function_makes_the_checks_again(watched):
+    game = Game.new(watched, 2, 0)
+    _answer(game, 1)                 # p1's gold below 0: broke(p1), read through a function
+    assert game.state["ent"]["game"]["out"] == ["p1"] and game.prompt == "wave"
+
+
+def test_the_checks_are_not_made_again_while_nothing_they_read_changes(watched):
+    calls = _counted(watched)
+    game = Game.new(watched, 2, 0)
+    made = calls[0]
+    assert made > 0                  # made before the first decision: none holds
+    _answer(game, 0)                 # p1 spends nothing: no statement writes gold, and
+    assert calls[0] == made          # game.n, which no check reads, is all that changes next
+    _answer(game, 1)
+    assert calls[0] == made
+    _answer(game, 1)                 # p2 spends 1: gold written, the checks are made again
+    assert calls[0] > made and game.state["ent"]["game"]["out"] == ["p2"]
+
+
+def test_an_entity_created_makes_the_checks_again(tmp_path):
+    rs = load(tmp_path, main("""\
+choose n from [0, 1] by first(entities(player)) prompt "create one"
+if n == 1:
+    let t = create(token)
+choose m from [0, 1] by first(entities(player)) prompt "again"
+""", extra="""\
+kinds:
+  token:
+    max: 3
+    attributes: {v: 0}
+checks:
+  - if: len(entities(token)) > len(game.out)
+    effect: |
+      append(game.out, 1)
+"""))
+    game = Game.new(rs, 2, 0)
+    _answer(game, 1)
+    assert game.state["ent"]["game"]["out"] == [1] and game.prompt == "again"
+
+
+def test_a_state_edited_by_hand_makes_the_checks_again(watched):
+    game = Game.new(watched, 2, 0)
+    game.state["ent"]["p1"]["counts"]["gold"] = -3
+    game.state_edited()
+    _answer(game, 0)
+    assert game.state["ent"]["game"]["out"] == ["p1"]

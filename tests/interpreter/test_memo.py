@@ -1,4 +1,5 @@
-"""The function memo is invisible: the same actions give the same game with it and without it."""
+"""The function memo is invisible: the same actions give the same game with it and without it
+(with it, state checks are not made again while nothing they read changed: without, always)."""
 from __future__ import annotations
 
 import random
@@ -15,7 +16,8 @@ class Forgetful(dict):
         pass
 
 
-@pytest.mark.parametrize("name,players,seed", [("original", 4, 3), ("original", 6, 8), ("marine", 3, 5)])
+@pytest.mark.parametrize("name,players,seed", [("original", 4, 3), ("original", 6, 8), ("marine", 3, 5),
+                                               ("catastrophic", 3, 2), ("catastrophic", 4, 7)])
 def test_memoised_and_plain_games_never_differ(name, players, seed):
     ruleset = load_ruleset(name)
     fast, plain = Game.new(ruleset, players=players, seed=seed), None
