@@ -42,7 +42,9 @@ from .expressions import ENTITIES
 from .visibility import FIELD
 
 _IMMUTABLE = (int, float, str, bool, type(None))
+_MISSING = object()
 _LAYOUTS: dict[int, tuple] = {}  # id(ruleset) -> (ruleset, key, layout, whole): see _layout
+_SORTED: dict[tuple, tuple] = {}  # (id(layout), tables) -> (layout, its groups sorted): see _sorted
 _MARKS: dict[int, tuple] = {}  # id(ruleset) -> (ruleset, node count, marks): see _mark_writes
 _SHOWING = ("reveal_stmt", "hide_stmt")  # the statements that show or hide a record (its visibility field)
 _MARKED: set = set()  # every mark handed out (names of the remembered values that are marks)
@@ -52,8 +54,8 @@ _FIELD = itemgetter(FIELD)
 class Trial:
     """The game as it is now, to come back to after each action tried (see the module)."""
 
-    __slots__ = ("game", "_pristine", "_frozen", "_groups", "_bare", "_whole", "_log_size", "_decisions",
-                 "_history_size", "_start", "_fresh", "_log_chars", "_always", "_by_mark", "_conditional", "_shows")
+    __slots__ = ("game", "_pristine", "_frozen", "_groups", "_whole", "_log_size", "_decisions",
+                 "_history_size", "_start", "_fresh", "_log_chars", "_always", "_by_mark", "_conditional", "_shows", "_visibility", "_rest", "_parts")
 
     def __init__(self, game):
         self.game = game
@@ -70,42 +72,49 @@ class Trial:
         if marks:
             machine.memo.update(dict.fromkeys(marks, True))  # forgotten by a statement writing its attribute
         self._start = dict(machine.memo)  # the remembered values each action starts from: name -> table
+        self._rest = [(key, value) for key, value in self._pristine.items() if key != "ent"]
+        self._parts = len(state)
         # untouched copies of the tables (a function without arguments keeps its value itself: shared)
         self._fresh = {name: dict(table) if type(table) is dict else table for name, table in self._start.items()}
         self._watch(state["ent"], game.ruleset)
 
     def _watch(self, ent: dict, ruleset) -> None:
-        """What is compared after each action: for each attribute watched, the records that have
-        it and their values before, and the remembered tables whose loss a write of it always
-        causes (none: compared every time); the records without the visibility field. Groups
-        are kept by what tells that a statement may have written them: nothing (compared after
-        every action), the mark of their attribute (compared when it is gone), or other tables
-        (compared when all of them are gone)."""
+        """What is compared after each action: for each attribute watched, the ids of the
+        records that have it and the remembered tables whose loss a write of it always causes
+        (none: compared every time). Groups are kept by what tells that a statement may have
+        written them: nothing (compared after every action), the mark of their attribute
+        (compared when it is gone), or other tables (compared when all of them are gone). A
+        group's records and values before are gathered the first time it is compared (from the
+        remembered state, which no action changes)."""
         layout, whole = _layout(ruleset, ent)
-        before = self._pristine["ent"]
-        get = ent.__getitem__
         tables = frozenset(name for name, table in self._start.items() if type(table) is dict or name in _MARKED)
-        groups = [(attr, getter, list(map(get, holders)), list(map(getter, map(before.__getitem__, holders))),
-                   signs & tables) for attr, getter, holders, signs in layout]
-        records = list(ent.values())
-        shown = list(map(dict.__contains__, records, repeat(FIELD)))  # the visibility field: per game, not per ruleset
-        with_field = list(compress(records, shown))
-        seen = (FIELD, _FIELD, with_field, list(map(_FIELD, map(before.__getitem__, compress(ent, shown)))), frozenset())
-        self._bare = list(compress(records, map(not_, shown)))
+        self._always, self._by_mark, self._conditional = _sorted(layout, tables)
+        self._groups = {}  # attribute -> (attribute, getter, records, values before, signs), as gathered
         self._shows = _mark_writes(ruleset)[1]  # some statement can show or hide a record
-        if self._shows:
-            groups.append(seen)
-        self._groups = groups
-        self._always = [group for group in groups if not group[4]]
-        self._by_mark: dict[Any, list] = {}
-        self._conditional = []
-        for group in groups:
-            mark = _mark(group[0])
-            if mark in group[4]:
-                self._by_mark.setdefault(mark, []).append(group)
-            elif group[4]:
-                self._conditional.append(group)
+        self._visibility: tuple | None = None  # see _seen
         self._whole = whole  # entities may be created or destroyed: their ids are compared too
+
+    def _gathered(self, spec: tuple) -> tuple:
+        """The group of *spec* (attribute, getter, ids, signs): its live records and values before."""
+        group = self._groups.get(spec[0])
+        if group is None:
+            attr, getter, holders, signs = spec
+            before = self._pristine["ent"]
+            group = self._groups[attr] = (attr, getter, list(map(self.game.state["ent"].__getitem__, holders)),
+                                          list(map(getter, map(before.__getitem__, holders))), signs)
+        return group
+
+    def _seen(self) -> tuple[list, tuple]:
+        """The records without the visibility field before, and the group of those with it."""
+        if self._visibility is not None:
+            return self._visibility
+        ent, before = self.game.state["ent"], self._pristine["ent"]
+        shown = list(map(dict.__contains__, map(before.__getitem__, ent), repeat(FIELD)))
+        records = list(ent.values())
+        seen = (FIELD, _FIELD, list(compress(records, shown)),
+                list(map(_FIELD, map(before.__getitem__, compress(ent, shown)))), frozenset())
+        self._visibility = list(compress(records, map(not_, shown))), seen
+        return self._visibility
 
     def rollback(self, everything: bool = False) -> None:
         """Put the game back as it was when the trial began (see the module). After an action
@@ -123,27 +132,35 @@ class Trial:
             ent.update(self._thawed("ent"))
             self._watch(ent, game.ruleset)
         else:
-            if (self._shows or everything) and any(map(dict.__contains__, self._bare, repeat(FIELD))):
-                for ident, record in ent.items():  # a record shown or hidden: put back whole
-                    if record != before[ident]:
-                        record.clear()
-                        record.update(self._thawed("ent", ident))
+            groups = []
+            if self._shows or everything:
+                bare, seen = self._seen()
+                if any(map(dict.__contains__, bare, repeat(FIELD))):
+                    for ident, record in ent.items():  # a record shown or hidden: put back whole
+                        if record != before[ident]:
+                            record.clear()
+                            record.update(self._thawed("ent", ident))
+                groups.append(seen)
+            gathered = self._gathered
             if everything:
-                groups = self._groups
+                specs = self._always + [spec for specs in self._by_mark.values() for spec in specs] + self._conditional
             else:  # the others: a statement writing them would have made these stale, and none ran
                 by_mark = self._by_mark
-                groups = self._always + [group for name in stale if name in by_mark for group in by_mark[name]]
-                groups += [group for group in self._conditional if group[4] <= stale]
+                specs = self._always + [spec for name in stale if name in by_mark for spec in by_mark[name]]
+                specs += [spec for spec in self._conditional if spec[3] <= stale]
+            groups += map(gathered, specs)
             for attr, getter, records, values, _signs in groups:
                 now = list(map(getter, records))
                 if now != values:
                     for number in compress(range(len(now)), map(ne, now, values)):
                         value = values[number]
                         records[number][attr] = value if isinstance(value, _IMMUTABLE) else _copied(value)
-        for key in [key for key in state if key not in pristine and key != "log"]:
-            del state[key]
-        for key, value in pristine.items():
-            if key != "ent" and (key not in state or state[key] != value):
+        if len(state) != self._parts:
+            for key in [key for key in state if key not in pristine and key != "log"]:
+                del state[key]
+        for key, value in self._rest:
+            now = state.get(key, _MISSING)
+            if now is not value and now != value:
                 state[key] = value if isinstance(value, _IMMUTABLE) else self._thawed(key)
         del state["log"][self._log_size:]
         game.decision_number = self._decisions
@@ -197,6 +214,29 @@ def _mark_writes(ruleset) -> tuple[frozenset, bool]:
     _MARKS[id(ruleset)] = (ruleset, len(nodes), frozenset(marks), shows)
     _MARKED.update(marks)
     return frozenset(marks), shows
+
+
+def _sorted(layout: list, tables: frozenset) -> tuple[list, dict, list]:
+    """The groups of *layout* as (attribute, getter, ids, signs): compared always, by mark,
+    and when all their signs are stale; made once per layout and set of remembered tables."""
+    key = (id(layout), tables)
+    known = _SORTED.get(key)
+    if known is not None and known[0] is layout:
+        return known[1]
+    always: list = []
+    by_mark: dict = {}
+    conditional: list = []
+    for attr, getter, holders, signs in layout:
+        spec = (attr, getter, holders, signs & tables)
+        mark = _mark(attr)
+        if mark in spec[3]:
+            by_mark.setdefault(mark, []).append(spec)
+        else:
+            (conditional if spec[3] else always).append(spec)
+    if len(_SORTED) > 64:
+        _SORTED.clear()
+    _SORTED[key] = (layout, (always, by_mark, conditional))
+    return always, by_mark, conditional
 
 
 def _mark(attr: str) -> str:
