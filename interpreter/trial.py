@@ -89,7 +89,7 @@ class Trial:
         layout, whole = _layout(ruleset, ent)
         tables = frozenset(name for name, table in self._start.items() if type(table) is dict or name in _MARKED)
         self._always, self._by_mark, self._conditional = _sorted(layout, tables)
-        self._groups = {}  # attribute -> (attribute, getter, records, values before, signs), as gathered
+        self._groups: dict[str, tuple] = {}  # attribute -> (attribute, getter, records, values before, signs), as gathered
         self._shows = _mark_writes(ruleset)[1]  # some statement can show or hide a record
         self._visibility: tuple | None = None  # see _seen
         self._whole = whole  # entities may be created or destroyed: their ids are compared too
@@ -111,7 +111,7 @@ class Trial:
         ent, before = self.game.state["ent"], self._pristine["ent"]
         shown = list(map(dict.__contains__, map(before.__getitem__, ent), repeat(FIELD)))
         records = list(ent.values())
-        seen = (FIELD, _FIELD, list(compress(records, shown)),
+        seen: tuple = (FIELD, _FIELD, list(compress(records, shown)),
                 list(map(_FIELD, map(before.__getitem__, compress(ent, shown)))), frozenset())
         self._visibility = list(compress(records, map(not_, shown))), seen
         return self._visibility
