@@ -14,8 +14,8 @@ For each mod of ``benchmarks/mods/`` (``rumour``: a Dominance card that does not
 (pairs of games with and without the mod, the same seeds and seats, one random stream per
 chance source; Haybittle-Peto looks; see docs/agents.md, "Balance studies"), sends it SIGTERM
 when the budget is spent (the study then reports on the pairs it has), and prints the wall
-time, the games played, the answer (moved / not moved / undecided) and the largest change the
-95% intervals allow. With ``--extrapolate``, it also says how long the pairs the question
+time, the games played, the answer (moved / not moved / undecided), the largest change the
+95% intervals allow, and the CPU time per game over both sides (a mod may lengthen its games). With ``--extrapolate``, it also says how long the pairs the question
 needs would take at the measured rate (for a run shorter than the budget on a busy machine).
 """
 from __future__ import annotations
@@ -52,6 +52,8 @@ def ask(mod: Path, games: int, look_every: int, workers: int, minutes: float, se
         wall = time.monotonic() - started
         data = json.loads(out.read_text()) if out.exists() else {}
     comparison = data.get("comparison", {})
+    games = data.get("games", []) + data.get("second_games", [])  # both sides: a mod may make its games longer
+    cpu = [g["seconds"] for g in games if g.get("seconds")]
     seats = comparison.get("by_seat", {}).values()
     return {"mod": mod.name, "wall_seconds": wall, "load_average": os.getloadavg(),
             "different_winners": sum(e["only_first"] for e in seats) if seats else None,
@@ -61,8 +63,14 @@ def ask(mod: Path, games: int, look_every: int, workers: int, minutes: float, se
             "largest_change_allowed": comparison.get("largest_change_allowed"),
             "identical_pairs": comparison.get("identical_pairs"),
             "by_seat": {seat: [e["difference"], e["ci95"]] for seat, e in comparison.get("by_seat", {}).items()},
-            "cpu_seconds_per_game": data.get("summary", {}).get("cpu_seconds_per_game"),
+            "cpu_seconds_per_game": _mean([g["seconds"] for g in games if g.get("seconds")]),
+            "cpu_seconds_range": [min(cpu), max(cpu)] if cpu else None,
+            "actions_range": [min(g["actions"] for g in games), max(g["actions"] for g in games)] if games else None,
             "needed": (comparison.get("power_before") or {}).get("pairs_to_rule_out")}
+
+
+def _mean(values: list) -> float | None:
+    return sum(values) / len(values) if values else None
 
 
 def main() -> int:
@@ -93,11 +101,18 @@ def main() -> int:
             print(f"  {found['different_winners']} of {found['pairs']} pairs had different winners, "
                   f"{found['identical_pairs']} ended alike; load average at the end "
                   + " ".join(f"{x:.1f}" for x in found["load_average"]))
+        if found["cpu_seconds_range"]:
+            low, high = found["cpu_seconds_range"]
+            print(f"  CPU per game (both sides): mean {found['cpu_seconds_per_game']:.1f} s, range {low:.1f}-{high:.1f} s; "
+                  f"actions {found['actions_range'][0]}-{found['actions_range'][1]}")
         if args.extrapolate and found["played"]:
             rate = found["wall_seconds"] / found["played"]
             print(f"  measured {rate:.2f} s wall per pair; the {found['needed']} pairs planned without any "
                   f"pairing benefit would take {found['needed'] * rate / 60:.0f} min at this rate")
             cpu, sd = found["cpu_seconds_per_game"], found["sd_of_differences"]
+            if cpu and found["needed"]:
+                print(f"  at the measured {cpu:.2f} CPU s per game those {found['needed']} pairs take "
+                      f"{found['needed'] * 2 * cpu / 2 / 60:.0f} min on an idle 2-core machine")
             if cpu and sd and found["answer"] == "undecided":
                 from speciation.balance.paired import pairs_needed
                 needed = pairs_needed(0.05, 4, sd)["pairs_to_rule_out"]

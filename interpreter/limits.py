@@ -116,7 +116,10 @@ def check_value(limits: Limits, value):
 def multiply(limits: Limits, a, b):
     """``a * b`` that never builds a number, text or list beyond the limits."""
     if type(a) is int and type(b) is int:
-        return check_number(limits, a * b)
+        value = a * b
+        if -SMALL < value < SMALL and limits.number_digits > 6:  # within any such bound: not looked up
+            return value
+        return check_number(limits, value)
     if isinstance(a, (str, list)) or isinstance(b, (str, list)):
         items, times = (a, b) if isinstance(a, (str, list)) else (b, a)
         if isinstance(times, int) and len(items) * max(times, 0) > limits.sequence:

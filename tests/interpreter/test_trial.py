@@ -88,3 +88,23 @@ def test_the_greedy_lookahead_through_a_trial_values_actions_as_fresh_copies_do(
 def test_the_module_example_runs():
     result = doctest.testmod(speciation.interpreter.trial)
     assert result.attempted >= 5 and result.failed == 0
+
+
+def test_a_rollback_compares_what_the_statements_run_wrote_and_no_mark_outlives_a_write():
+    game = Game.new(load_ruleset("original"), 4, 2)
+    while "place an action pawn" not in game.prompt:  # Planning: a pawn goes to a space, nothing is scored
+        game.apply(game.legal_actions()[0])
+    before = game.digest()
+    trial = game.trial()
+    memo = game._machine.memo
+    assert {"#pawn", "#vp"} <= set(memo)
+    game.apply(game.legal_actions()[0])
+    assert "#pawn" not in memo and "#vp" in memo  # placing a pawn wrote a space's pawn, no animal's VP
+    trial.rollback()
+    assert game.digest() == before and {"#pawn", "#vp"} <= set(game._machine.memo)
+
+
+def test_a_ruleset_with_a_statement_that_changes_the_state_without_noting_what_gets_no_marks():
+    game = Game.new(load_ruleset("evolution"), 2, 1)
+    game.trial()
+    assert not any(isinstance(name, str) and name.startswith("#") for name in game._machine.memo)
