@@ -19,8 +19,8 @@ What is put back: each attribute the rules can change (one that a statement of t
 writes, as the compiler notes for remembered values; every attribute for a ruleset without
 that note) whose value differs from the one remembered (compared with ``==``), a record shown
 or hidden on the way (the visibility field; only in a ruleset with ``reveal`` or ``hide``), the
-entities created or destroyed, every other
-part of the state (the stack, the pending decision, the generator, the scripted chance, the
+entities created or destroyed (every record put back then; one destroyed and created again
+under its id is told by its record, not its id), every other part of the state (the stack, the pending decision, the generator, the scripted chance, the
 step count), the log's length, the decision number and history, and the rule-function values
 the game remembers (the tables an action's statements made stale are replaced by copies of
 the remembered ones; the others, never made stale, keep what they learnt, which holds in the
@@ -54,7 +54,7 @@ _FIELD = itemgetter(FIELD)
 class Trial:
     """The game as it is now, to come back to after each action tried (see the module)."""
 
-    __slots__ = ("game", "_pristine", "_frozen", "_groups", "_whole", "_log_size", "_decisions",
+    __slots__ = ("game", "_pristine", "_frozen", "_groups", "_whole", "_live", "_log_size", "_decisions",
                  "_history_size", "_start", "_fresh", "_log_chars", "_always", "_by_mark", "_conditional", "_shows", "_visibility", "_rest", "_parts")
 
     def __init__(self, game):
@@ -93,6 +93,8 @@ class Trial:
         self._shows = _mark_writes(ruleset)[1]  # some statement can show or hide a record
         self._visibility: tuple | None = None  # see _seen
         self._whole = whole  # entities may be created or destroyed: their ids are compared too
+        # ... and their records: one destroyed and created again under its id is a new record
+        self._live = list(ent.values()) if whole else []
 
     def _gathered(self, spec: tuple) -> tuple:
         """The group of *spec* (attribute, getter, ids, signs): its live records and values before."""
@@ -127,7 +129,8 @@ class Trial:
         stale = frozenset(compress(start, map(is_not, map(memo.get, start), start.values())))
         pristine = self._pristine
         ent, before = state["ent"], pristine["ent"]
-        if (self._whole or len(ent) != len(before)) and ent.keys() != before.keys():
+        if (self._whole or len(ent) != len(before)) and (ent.keys() != before.keys() or len(ent) != len(self._live)
+                                                          or any(map(is_not, ent.values(), self._live))):
             ent.clear()  # entities created or destroyed: all of them put back
             ent.update(self._thawed("ent"))
             self._watch(ent, game.ruleset)

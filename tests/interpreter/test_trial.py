@@ -108,3 +108,21 @@ def test_a_ruleset_with_a_statement_that_changes_the_state_without_noting_what_g
     game = Game.new(load_ruleset("evolution"), 2, 1)
     game.trial()
     assert not any(isinstance(name, str) and name.startswith("#") for name in game._machine.memo)
+
+
+def test_an_entity_destroyed_and_created_again_under_its_id_is_put_back():
+    """Evolution destroys traits' entities and creates others under the lowest free id: an
+    action tried that does both leaves the same ids with new records (the ids alone compared
+    equal, and a later game had another animal's traits: found playing on after trials)."""
+    ruleset = load_ruleset("evolution")
+    tried, plain = Game.new(ruleset, 3, 1), Game.new(ruleset, 3, 1)
+    rng = random.Random(1)
+    while not plain.is_over:
+        trial = tried.trial()
+        for action in tried.legal_actions():
+            tried.apply(action)
+            trial.rollback()
+        index = rng.randrange(len(plain.legal_actions()))
+        tried.apply(tried.legal_actions()[index])
+        plain.apply(plain.legal_actions()[index])
+        assert tried.digest() == plain.digest(), f"after {len(plain.history)} decisions"
