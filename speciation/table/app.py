@@ -24,6 +24,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..dsl.errors import RuleErrors, SpeciationError
 from ..interpreter.ruleset import available_rulesets, load_ruleset
+from ..render.shared import sharing
 from .. import i18n
 from ..i18n import Text
 from . import deciding, languages, messages
@@ -157,12 +158,14 @@ class Table(Keeping, Screens):
         known = self.screens.get(session.ident)
         if known is None or known[0] != key:
             known = self.screens[session.ident] = (key, {})
+            session.drawings.forget()   # the pictures of the position before: not drawn again
         return known[1]
 
     def state_for(self, session: TableGame, seat: int | None, lang: str | None = None) -> dict:
         with session.lock:
             shown = languages.game_in(session, lang)  # the same game, its texts in the page's language
-            message = messages.seat_state(shown, seat, session.seats, shown.lang)
+            with sharing(session.drawings):   # what the seats' pictures share, drawn once
+                message = messages.seat_state(shown, seat, session.seats, shown.lang)
             message["decision"] = deciding.decision_id(session.game, seat) if message["decision"] is not None else None
             message["seat_name"] = i18n.translate(lang, message["seat_name"])  # "a spectator", in the page's words
             refusal = session.undo_refusal(seat) if seat is not None else Text("a spectator has nothing to undo")
