@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -116,6 +117,7 @@ class Figures:
         self.seen: list[float] = []   # from a person's move to another page's first screen after it
         self.errors: list[str] = []
         self.over = 0
+        self.abusers: list[tuple[str, int, object]] = []   # (kind, messages sent, how it ended)
 
 
 class Moves:
@@ -170,7 +172,7 @@ async def page(url: str, think: float, until: float, rng: random.Random, figures
 
 async def play(base: str, games: int, seconds: float, think: float, seed: int, figures: Figures,
                server_pid: int, memory: dict, label: str = "", seats: list[str] | None = None,
-               spectators: int = 0) -> None:
+               spectators: int = 0, floods: int = 0, silents: int = 0) -> None:
     rng = random.Random(seed)
     seats = seats or ["human"] * 3
     links = []   # (path, token or "", the game's moves)
@@ -180,11 +182,70 @@ async def play(base: str, games: int, seconds: float, think: float, seed: int, f
         moves = Moves()
         links.extend((*invite["url"].split("#t="), moves) for invite in answer["invites"])
         links.extend((answer["spectator"], "", moves) for _ in range(spectators))
+    flooding = []   # the spectator links of games of their own, for the flooding pages
+    for i in range(floods):
+        answer = await asyncio.to_thread(post, base + "/api/games", {
+            "ruleset": "original", "players": 2, "seats": ["human", "human"], "hotseat": False, "seed": seed - 1 - i})
+        flooding.append(answer["spectator"])
     memory["games created" + label] = rss_mb(server_pid)
     ws_base = base.replace("http", "ws", 1)
     until = time.monotonic() + seconds
-    await asyncio.gather(*(page(f"{ws_base}/ws{path}" + (f"?token={token}" if token else ""), think, until,
-                                random.Random(rng.random()), figures, moves) for path, token, moves in links))
+    abusers = [flooder(f"{ws_base}/ws{path}", until, figures) for path in flooding] + \
+        [silent(f"{ws_base}/ws{links[i * len(links) // max(1, silents)][0]}", until, figures) for i in range(silents)]
+    await asyncio.gather(*abusers, *(page(f"{ws_base}/ws{path}?patch=1" + (f"&token={token}" if token else ""),
+                                          think, until, random.Random(rng.random()), figures, moves)
+                                     for path, token, moves in links))
+
+
+async def flooder(url: str, until: float, figures: Figures) -> None:
+    """A page that sends the server messages as fast as it can (a hand-over it has not been
+    offered, over and over) and reads whatever comes back; closed by the server, it connects
+    again half a second later (as the table's page does) and floods on, until the end."""
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosed
+
+    sent, closes = 0, []
+    while time.monotonic() < until:
+        async with connect(url, max_size=None) as ws:
+            async def drain() -> None:
+                with contextlib.suppress(ConnectionClosed):
+                    async for _ in ws:
+                        pass
+            reader = asyncio.ensure_future(drain())
+            with contextlib.suppress(ConnectionClosed):
+                while time.monotonic() < until:
+                    await ws.send('{"type": "ready"}')
+                    sent += 1
+                    if sent % 20 == 0:
+                        await asyncio.sleep(0)   # let this client's other pages run
+            reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await reader
+            closes.append(ws.close_code)
+        await asyncio.sleep(0.5)
+    figures.abusers.append(("flooding", sent, f"closed by the server {closes.count(1008)} times for flooding "
+                                              f"(close codes {sorted(set(map(str, closes)))})"))
+
+
+async def silent(url: str, until: float, figures: Figures) -> None:
+    """A page that opens its websocket and never reads a byte (a tiny receive buffer, so the
+    server's sends back up at once); at the end: did the server close it?"""
+    host, rest = url.removeprefix("ws://").split("/", 1)
+    name, port = host.split(":")
+    raw = socket.socket()
+    raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    await asyncio.to_thread(raw.connect, (name, int(port)))
+    raw.sendall((f"GET /{rest} HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                 "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+    await asyncio.sleep(max(0.0, until - time.monotonic()))
+    raw.settimeout(5)
+    closed = False
+    with contextlib.suppress(OSError):
+        while chunk := raw.recv(1 << 20):   # what it never read, then the end if the server closed it
+            del chunk
+        closed = True
+    raw.close()
+    figures.abusers.append(("never reading", 0, "closed by the server" if closed else "still open"))
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -205,6 +266,10 @@ def main() -> int:
     parser.add_argument("--evict", type=float, default=3.0, help="seconds after which an idle game leaves memory")
     parser.add_argument("--rounds", type=int, default=1,
                         help="play the games this many times over (memory: is what left reused?)")
+    parser.add_argument("--flood", type=int, default=0,
+                        help="pages that flood the server with messages, each watching a game of its own")
+    parser.add_argument("--silent", type=int, default=0,
+                        help="pages that never read, each watching one of the games played")
     parser.add_argument("--json", metavar="FILE", help="write the figures as JSON")
     parser.add_argument("--serve", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -233,12 +298,15 @@ def main() -> int:
             label = f" ({round_ + 1})" if args.rounds > 1 else ""
             start = time.monotonic()
             asyncio.run(play(base, args.games, args.seconds, args.think, args.seed + 1000 * round_, figures,
-                             server.pid, memory, label, args.seats.split(","), args.spectators))
+                             server.pid, memory, label, args.seats.split(","), args.spectators, args.flood,
+                             args.silent))
             elapsed += time.monotonic() - start
             memory["end of play" + label] = rss_mb(server.pid)
             time.sleep(args.evict + 3)   # the pages are closed: the games leave memory
             memory["games evicted" + label] = rss_mb(server.pid)
+        asked = time.perf_counter()
         urllib.request.urlopen(base + "/api/rulesets", timeout=30).read()   # still answering
+        answered_after = time.perf_counter() - asked
     finally:
         server.terminate()
         output, _ = server.communicate(timeout=30)
@@ -258,6 +326,8 @@ def main() -> int:
         "errors": len(figures.errors), "games_over": figures.over, "games_evicted": evicted,
         "rss_mb": {k: round(v, 1) for k, v in memory.items()},
         "load_average": round(os.getloadavg()[1], 1), "cpus": os.cpu_count(),
+        "abusers": [{"kind": kind, "sent": sent, "end": str(end)} for kind, sent, end in figures.abusers],
+        "answered_after_ms": round(1000 * answered_after, 1),
     }
     trip = result["round_trip_ms"]
     print(f"{args.games} games ({args.seats}, {args.spectators} spectator), {pages} pages, {elapsed:.0f} s, "
@@ -271,6 +341,10 @@ def main() -> int:
           + f" ({evicted} of {args.games * args.rounds} games evicted)")
     print(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[1]:.1f} over the last 5 minutes "
           "(the server shares them with this client and whatever else runs)")
+    for kind, sent, end in figures.abusers:
+        print(f"a {kind} page" + (f" ({sent} messages sent)" if sent else "") + f": {end}"
+)
+    print(f"the server answered a request after play in {1000 * answered_after:.0f} ms")
     if figures.errors:
         print(f"{len(figures.errors)} errors, e.g. {figures.errors[0]!r}")
     if args.json:

@@ -23,8 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 BODIES = 8       # bodies kept (a position's seats and spectators, and a language or two)
-LINES = 4096     # log lines kept made readable, per naming of the places
-ELEMENTS = 4096  # elements kept drawn (cells, corners, spaces), per context
+LINES = 1024     # log lines kept made readable, per naming of the places
 
 
 @dataclass
@@ -58,12 +57,13 @@ class Drawings:
     elements: dict[tuple, Any] = field(default_factory=dict)   # key -> what the element drew
 
     def elements_for(self, scene: Any) -> dict[tuple, Any]:
-        """The elements of pictures drawn lately, by their keys (:meth:`.svg._Canvas.part`),
-        for a scene of the same ruleset, language, presentation and entities' names (what
-        every element may read besides its key): emptied when any of these differ."""
+        """The elements of the picture drawn last, by their keys (:meth:`.svg._Canvas.part`;
+        only that picture's are kept, so they are as many as a picture has), for a scene of
+        the same ruleset, language, presentation and entities' names (what every element may
+        read besides its key): none when any of these differ."""
         context = (scene.ruleset, scene.lang, scene.presentation,
                    tuple((ident, record.get("name")) for ident, record in scene.ent.items()))
-        if not _same(self.context, context) or len(self.elements) > ELEMENTS:
+        if not _same(self.context, context):
             self.context, self.elements = context, {}
         return self.elements
 

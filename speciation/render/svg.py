@@ -85,6 +85,7 @@ class _Canvas:
         self.parts: list[str] = []
         self.drawn: dict[str, str] = {}
         self.elements = elements   # elements drawn before, by key (part)
+        self.used: dict[tuple, Any] = {}   # ... and those of this picture (kept for the next)
 
     def add(self, *parts: str) -> None:
         self.parts.extend(parts)
@@ -108,8 +109,8 @@ class _Canvas:
             part = _Canvas(self.scene)
             draw(part, *args)
             known = (part.parts, part.drawn)
-            if self.elements is not None:
-                self.elements[key] = known
+        if self.elements is not None:
+            self.used[key] = known
         self.parts.extend(known[0])
         for entity, title in known[1].items():
             self.drawn.setdefault(entity, title)
@@ -442,4 +443,6 @@ def _body(scene: Scene, log: bool) -> Body:
         y = max(y, top + log_h + 8)
     y += _panels(canvas, 16, y, columns)[1]
     height = max(y, top + log_h) + 16
+    if drawings is not None:
+        drawings.elements = canvas.used   # what the next picture may take again: this one's
     return Body("\n".join(canvas.parts), canvas.drawn, width, height)

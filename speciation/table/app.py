@@ -412,8 +412,8 @@ def create_app(table: Table | None = None) -> Starlette:
                                                or "no such game on this server"}))
             await socket.close()
             return
-        page = Page(socket, token=socket.query_params.get("token") or None, conn=(conn := Connection(socket)),
-                    lang=_lang_of(socket))
+        conn = Connection(socket, patches=socket.query_params.get("patch") == "1")   # table.js takes patches
+        page = Page(socket, token=socket.query_params.get("token") or None, conn=conn, lang=_lang_of(socket))
         conn.start()
         table.eviction.start(table)
         if page.token and not session.seating.seats_of(page.token) and not session.seating.is_creator(page.token):

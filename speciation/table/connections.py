@@ -30,6 +30,8 @@ from typing import Any, TypeVar
 
 from starlette.websockets import WebSocket
 
+from .messages import patched
+
 T = TypeVar("T")
 RATE = 20.0            # messages a second a page may send, on average
 BURST = 40             # ... and in one burst
@@ -88,9 +90,10 @@ BUILDER = Builder()
 RETRY = "retry"   # what a builder returns when it cannot build now (its game is being changed)
 
 
-def _encoded(build: Callable[[], dict | str | None]) -> str | None:
+def _encoded(build: Callable[[], dict | str | None], conn: Connection) -> tuple[str, str, str | None] | str | None:
+    """A screen built and encoded for *conn* (:meth:`Connection.encode`), in the builder thread."""
     message = build()
-    return message if message is None or isinstance(message, str) else json.dumps(message)
+    return message if message is None or isinstance(message, str) else conn.encode(message)
 
 
 class TokenBucket:
@@ -114,19 +117,22 @@ class Connection:
     """A page's websocket with its send queue, its sender task and its rate limit."""
 
     def __init__(self, socket: WebSocket, queue: int | None = None, rate: float | None = None,
-                 burst: int | None = None, flood: int | None = None, send_timeout: float | None = None):
+                 burst: int | None = None, flood: int | None = None, send_timeout: float | None = None,
+                 patches: bool = False):
         self.socket = socket  # the limits: the module's (read now, so a test may change them)
+        self.patches = patches  # the page takes a picture as the lines changed (messages.patched)
+        self.picture: str | None = None   # ... and shows this one (the last sent)
         self.limit, self.flood = queue or QUEUE, flood or FLOOD
         self.send_timeout = send_timeout or SEND_TIMEOUT
         self.bucket = TokenBucket(rate or RATE, burst or BURST)
-        self.waiting: deque[tuple[str, Any]] = deque()   # (message type, JSON text or a screen's builder)
+        self.waiting: deque[tuple[str, Any]] = deque()   # (type, JSON text, a state, or a screen's builder)
         self.wake = asyncio.Event()
         self.closed = asyncio.Event()
         self.dropped = 0        # incoming messages dropped in a row
         self.warned = False     # told about the current run of dropped messages
         self.reason = ""        # why the server closed it
         self.sent = 0
-        self.last = ""          # the last message sent
+        self.last = ""          # the last message sent (a state: in whole, not as patched)
         self.screens = 0        # screens queued so far
         self._sender: asyncio.Task | None = None
         self._closing: asyncio.Task | None = None
@@ -138,12 +144,27 @@ class Connection:
             self._sender = asyncio.get_running_loop().create_task(self._send_loop())
 
     def send(self, message: dict | str, kind: str | None = None) -> None:
-        """Queue *message* (a dict, or its JSON text with its *kind*); never waits."""
+        """Queue *message* (a dict, or its JSON text with its *kind*); never waits. A state
+        for a page that takes patches is encoded when it is sent (:meth:`encode`)."""
+        if isinstance(message, dict) and self.patches and message.get("type") == "state":
+            self._queue("state", message)
+            return
         if isinstance(message, dict):
             kind, text = str(message.get("type", "")), json.dumps(message)
         else:
             text = message
         self._queue(kind or "", text)
+
+    def encode(self, message: dict) -> tuple[str, str, str | None]:
+        """A state's JSON text in whole, as it goes to this page (patched against the picture
+        the page shows, :func:`.messages.patched`, if it takes patches), and its picture.
+        Called by the sender alone (or the builder while the sender waits for it), so the
+        picture the page shows is the one sent last."""
+        whole = json.dumps(message)
+        svg = message.get("svg") if isinstance(message.get("svg"), str) else None
+        if not self.patches:
+            return whole, whole, svg
+        return whole, json.dumps(patched(message, self.picture)), svg
 
     def send_later(self, build: Callable[[], dict | str | None]) -> None:
         """Queue a screen (a state) that *build* makes when the sender reaches it, in the
@@ -152,7 +173,7 @@ class Connection:
         :data:`RETRY`: build it again a little later)."""
         self._queue("state", build)
 
-    def _queue(self, kind: str, item: str | Callable[[], dict | str | None]) -> None:
+    def _queue(self, kind: str, item: str | dict | Callable[[], dict | str | None]) -> None:
         if self.closed.is_set():
             return
         if kind in SCREENS:  # the page needs only its newest screen
@@ -175,25 +196,33 @@ class Connection:
                     await self.wake.wait()
                     continue
                 kind, item = self.waiting.popleft()
+                whole: str | None = None
+                picture: str | None = None
                 if callable(item):   # a screen built now, off the event loop
                     queued = self.screens
                     try:
-                        text = await BUILDER.later(partial(_encoded, item))
+                        built = await BUILDER.later(partial(_encoded, item, self))
                     except Exception:  # the game left memory meanwhile, or failed: a newer show says so
-                        text = None
-                    if text is RETRY:   # its game is being changed (an agent thinking): try again soon
+                        built = None
+                    if built is RETRY:   # its game is being changed (an agent thinking): try again soon
                         if queued == self.screens:
                             self.waiting.appendleft((kind, item))
                         await asyncio.sleep(RETRY_AFTER)
                         continue
-                    if text is None or text == self.last or queued != self.screens or self.closed.is_set():
+                    if not isinstance(built, tuple) or built[0] == self.last or queued != self.screens \
+                            or self.closed.is_set():
                         continue   # (the very screen it was sent last, or a newer one is queued: not this)
+                    whole, text, picture = built
+                elif isinstance(item, dict):   # a state, patched against what the page shows now
+                    whole, text, picture = self.encode(item)
                 else:
                     text = item
                 try:
                     await asyncio.wait_for(self.socket.send_text(text), self.send_timeout)
                     self.sent += 1
-                    self.last = text
+                    self.last = whole if whole is not None else text
+                    if picture is not None:
+                        self.picture = picture
                 except TimeoutError:
                     self.close(LAGGARD, "this page did not read what the server sent; reload it")
                 except Exception:  # the page went away
