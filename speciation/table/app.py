@@ -219,7 +219,7 @@ class Table(Keeping, Screens):
         elif kind in ("choose", "undo") and page.waiting is not None:
             error = Text("the screen is being handed over: press the button first")
         elif kind == "choose" and seat is not None:
-            error = await asyncio.to_thread(session.choose, seat, data.get("decision"), data.get("index"))
+            error = await asyncio.to_thread(self.choose, session, page, seat, data.get("decision"), data.get("index"))
         elif kind == "undo" and seat is not None:
             error = session.undo(seat)
             error = Text("cannot undo: {reason}", reason=error) if error else None
@@ -239,6 +239,15 @@ class Table(Keeping, Screens):
             return
         await self.show(ident, first=page)
         self.drive(ident)
+
+    def choose(self, session: TableGame, page: Page, seat: int, decision: Any, index: Any) -> str | None:
+        """*seat*'s choice (the reason if refused) and, in the same thread, its page's screen of
+        the position it made (cached: its answer, once the move is kept, without waiting for
+        the builder thread and what it is building for other pages)."""
+        error = session.choose(seat, decision, index)
+        if error is None and page.waiting is None:
+            self.screen(session, page.seat, page.lang, page.token)   # RETRY if the game is busy: built later
+        return error
 
     async def on_creator_message(self, session: TableGame, page: Page, data: dict) -> str | None:
         if not session.seating.is_creator(page.token):
