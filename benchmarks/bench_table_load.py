@@ -105,6 +105,13 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) process *pid* has used so far."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -196,7 +203,7 @@ async def play(base: str, games: int, seconds: float, think: float, seed: int, f
     flooding = []   # the spectator links of games of their own, for the flooding pages
     for i in range(floods):
         answer = await asyncio.to_thread(post, base + "/api/games", {
-            "ruleset": "original", "players": 2, "seats": ["human", "human"], "hotseat": False, "seed": seed - 1 - i})
+            "ruleset": "original", "players": 2, "seats": ["human", "human"], "hotseat": False, "seed": seed + 100_000 + i})
         flooding.append(answer["spectator"])
     memory["games created" + label] = rss_mb(server_pid)
     ws_base = base.replace("http", "ws", 1)
@@ -306,6 +313,7 @@ def main() -> int:
                     raise SystemExit("the server did not start") from None
                 time.sleep(0.2)
         memory = {"started": rss_mb(server.pid)}
+        cpu = cpu_seconds(server.pid)
         figures = Figures()
         elapsed = 0.0
         for round_ in range(args.rounds):   # a later round reuses what the evicted games freed
@@ -315,6 +323,7 @@ def main() -> int:
                              server.pid, memory, label, args.seats.split(","), args.spectators, args.flood,
                              args.silent))
             elapsed += time.monotonic() - start
+            cpu_used = cpu_seconds(server.pid) - cpu   # creating the games and playing them
             memory["end of play" + label] = rss_mb(server.pid)
             time.sleep(args.evict + 3)   # the pages are closed: the games leave memory
             memory["games evicted" + label] = rss_mb(server.pid)
@@ -333,6 +342,7 @@ def main() -> int:
         "games": args.games, "rounds": args.rounds, "seats": args.seats, "spectators": args.spectators,
         "pages": pages, "seconds": round(elapsed, 1), "think": args.think,
         "moves": len(trips), "moves_per_second": round(len(trips) / elapsed, 1),
+        "server_cpu_s": round(cpu_used, 1), "server_cpu_ms_per_move": round(1000 * cpu_used / max(1, len(trips)), 1),
         "round_trip_ms": {name: round(1000 * percentile(trips, q), 1)
                           for name, q in (("p50", 0.50), ("p95", 0.95), ("p99", 0.99), ("max", 1.0))},
         "mean_ms": round(1000 * statistics.fmean(trips), 1) if trips else None,
@@ -350,6 +360,8 @@ def main() -> int:
     trip = result["round_trip_ms"]
     print(f"{args.games} games ({args.seats}, {args.spectators} spectator), {pages} pages, {elapsed:.0f} s, "
           f"think {args.think} s: {len(trips)} person moves ({result['moves_per_second']}/s)")
+    print(f"server CPU: {cpu_used:.1f} s while playing, {result['server_cpu_ms_per_move']} ms a person move "
+          "(with the agents' moves that follow it and every page's screens)")
     print(f"move round trip: p50 {trip['p50']} ms, p95 {trip['p95']} ms, p99 {trip['p99']} ms, max {trip['max']} ms "
           f"(goal p99 <= {GOAL_P99 * 1000:.0f} ms: {'met' if trip['p99'] <= GOAL_P99 * 1000 else 'NOT met'})")
     trip = result["steady_round_trip_ms"]

@@ -81,6 +81,10 @@ class Drawings:
         self._last = (scene, kept)
         return kept.body
 
+    def kept_any(self) -> bool:
+        """Whether it keeps anything (a body, an element, a log line)."""
+        return bool(self.kept or self.elements or self.lines[1])
+
     def forget(self) -> None:
         """Drop the bodies kept (the position they were drawn for has changed)."""
         self.kept.clear()

@@ -28,7 +28,7 @@ from ..render.shared import sharing
 from .. import i18n
 from ..i18n import Text
 from . import deciding, languages, messages
-from .connections import Connection
+from .connections import BUILDER, Connection
 from .eviction import Eviction
 from .guard import (Refused, bool_field, int_field, names_field, origin_allowed, parse_message, text_field)
 from .guard import json_body as _json_body
@@ -244,9 +244,10 @@ class Table(Keeping, Screens):
         """*seat*'s choice (the reason if refused) and, in the same thread, its page's screen of
         the position it made (cached: its answer, once the move is kept, without waiting for
         the builder thread and what it is building for other pages)."""
-        error = session.choose(seat, decision, index)
-        if error is None and page.waiting is None:
-            self.screen(session, page.seat, page.lang, page.token)   # RETRY if the game is busy: built later
+        with BUILDER.first_hand():   # the builder starts no other page's screen meanwhile
+            error = session.choose(seat, decision, index)
+            if error is None and page.waiting is None:
+                self.screen(session, page.seat, page.lang, page.token)   # RETRY if the game is busy: built later
         return error
 
     async def on_creator_message(self, session: TableGame, page: Page, data: dict) -> str | None:

@@ -23,7 +23,7 @@ import queue
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import partial
 from concurrent.futures import Future
 from typing import Any, TypeVar
@@ -40,6 +40,7 @@ QUEUE = 64             # messages waiting for one page before it is a laggard
 SEND_TIMEOUT = 60.0    # seconds one send may take before the page is a laggard (a stuck page costs
                        # one waiting screen meanwhile: the others are not delayed)
 RETRY_AFTER = 0.02     # seconds before a screen whose game was busy is built again
+YIELD = 0.05           # seconds another page's screen waits at most while a move is answered
 CLOSE_TIMEOUT = 2.0    # seconds to wait for a close to be sent
 SCREENS = ("state", "handover")   # whole-screen messages: the newest replaces a waiting one
 FLOODED = 1008         # close codes: policy violation (flooding)
@@ -57,6 +58,25 @@ class Builder:
         self.order = itertools.count()
         self.thread: threading.Thread | None = None
         self.lock = threading.Lock()
+        self.moving = 0                  # moves being applied with their page's screen (:meth:`first_hand`)
+        self.calm = threading.Event()    # set while none is
+        self.calm.set()
+
+    @contextlib.contextmanager
+    def first_hand(self) -> Iterator[None]:
+        """Within it another thread applies a move and builds its page's screen: the builder
+        starts no other page's screen meanwhile (for at most :data:`YIELD` seconds each), so
+        that work has the interpreter to itself but for the agents and the event loop."""
+        with self.lock:
+            self.moving += 1
+            self.calm.clear()
+        try:
+            yield
+        finally:
+            with self.lock:
+                self.moving -= 1
+                if not self.moving:
+                    self.calm.set()
 
     async def first(self, build: Callable[[], T]) -> T:
         return await asyncio.wrap_future(self._submit(0, build))
@@ -75,7 +95,11 @@ class Builder:
 
     def _run(self) -> None:
         while True:
-            _, _, build, future = self.queue.get()
+            rank, order, build, future = self.queue.get()
+            if rank == 1 and not self.calm.is_set():   # a move is being answered: wait (once) for it
+                self.calm.wait(YIELD)
+                self.queue.put((rank - 0.5, order, build, future))   # (an answer that came meanwhile goes first)
+                continue
             if not future.set_running_or_notify_cancel():
                 continue
             try:
