@@ -11,7 +11,9 @@ overflows, or whose socket accepts nothing for :data:`SEND_TIMEOUT` seconds, is 
 it is closed (its page reconnects and is sent the whole state again). A page sending faster
 than :data:`RATE` messages a second (bursts of :data:`BURST`) has the excess dropped unread
 with one error message saying so; one that keeps flooding (:data:`FLOOD` messages dropped
-in a row) is closed. See ``docs/security.md``.
+before its bucket is half full again: a page that sends a little faster than the rate for
+long is a flood too, though a message of its gets through now and then) is closed. See
+``docs/security.md``.
 """
 from __future__ import annotations
 
@@ -35,7 +37,7 @@ from .messages import patched
 T = TypeVar("T")
 RATE = 20.0            # messages a second a page may send, on average
 BURST = 40             # ... and in one burst
-FLOOD = 400            # messages dropped in a row before the socket is closed
+FLOOD = 400            # messages dropped in one run (until the bucket is half full again) before the socket is closed
 QUEUE = 64             # messages waiting for one page before it is a laggard
 SEND_TIMEOUT = 60.0    # seconds one send may take before the page is a laggard (a stuck page costs
                        # one waiting screen meanwhile: the others are not delayed)
@@ -152,7 +154,7 @@ class Connection:
         self.waiting: deque[tuple[str, Any]] = deque()   # (type, JSON text, a state, or a screen's builder)
         self.wake = asyncio.Event()
         self.closed = asyncio.Event()
-        self.dropped = 0        # incoming messages dropped in a row
+        self.dropped = 0        # incoming messages dropped in this run (reset when the bucket is half full)
         self.warned = False     # told about the current run of dropped messages
         self.reason = ""        # why the server closed it
         self.sent = 0
@@ -291,7 +293,8 @@ class Connection:
             if event is None or event["type"] == "websocket.disconnect":
                 return None
             if self.bucket.take():
-                self.dropped, self.warned = 0, False
+                if self.bucket.tokens >= self.bucket.burst / 2:   # the page has slowed down: a new run
+                    self.dropped, self.warned = 0, False
                 return event
             self.dropped += 1
             if self.dropped >= self.flood:
