@@ -249,6 +249,8 @@ class Connection:
                     self.last = whole if whole is not None else text
                     if picture is not None:
                         self.picture = picture
+                    elif kind == "handover":   # the page forgets the last person's picture
+                        self.picture = None
                 except TimeoutError:
                     self.close(LAGGARD, "this page did not read what the server sent; reload it")
                 except Exception:  # the page went away

@@ -73,3 +73,33 @@ def test_a_page_taking_patches_makes_every_picture_it_was_sent_exactly():
         assert sorted(small / big for small, big in patches)[len(patches) // 2] < 0.2, sizes
     finally:
         running.stop()
+
+
+def test_after_a_hand_over_the_next_picture_comes_whole():
+    import asyncio
+
+    from speciation.table.connections import Connection
+
+    class Socket:
+        def __init__(self):
+            self.texts: list[dict] = []
+
+        async def send_text(self, text):
+            self.texts.append(json.loads(text))
+
+    cells = "\n".join(f"<g>cell {i}</g>" for i in range(20))
+
+    async def scenario():
+        socket = Socket()
+        conn = Connection(socket, patches=True)  # type: ignore[arg-type]
+        conn.start()
+        for message in ({"type": "state", "svg": cells + "\n<g>a</g>"}, {"type": "state", "svg": cells + "\n<g>b</g>"},
+                        {"type": "handover", "seat": 1}, {"type": "state", "svg": cells + "\n<g>c</g>"}):
+            conn.send(message)
+            await asyncio.sleep(0.05)
+        await conn.finish()
+        return socket.texts
+
+    first, patch, handover, after = asyncio.run(scenario())
+    assert "svg" in first and patch["svg_patch"]["lines"] == {"20": "<g>b</g>"} and handover["type"] == "handover"
+    assert after["svg"] == cells + "\n<g>c</g>"   # the hand-over emptied the page: whole again

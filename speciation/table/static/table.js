@@ -61,6 +61,7 @@ function receive(message) {
 
 function showHandover(message) {
   state = null;
+  picture = "";  // the next person's picture comes whole (the server forgets it too)
   Clicks.chosen(null);  // nothing of the last person's stays: their choice, a menu, a hover text
   hideMenu();
   $("menu").replaceChildren();
