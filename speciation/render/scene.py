@@ -343,11 +343,15 @@ class Scene:
 
     def cell_marker(self, cell: str) -> tuple[str, Any, str | None] | None:
         """The declared marker of a cell (a rule function of the cell, e.g. who dominates
-        it): (its label, its value, its palette), or None when it has none."""
+        it): (its label, its value, its palette), or None when it has none; once per scene."""
         spec = self.presentation.get("board", {}).get("cell_marker")
         if not spec:
             return None
-        value = self.evaluate(spec["function"], cell)
+        if not hasattr(self, "_markers"):
+            self._markers: dict[str, Any] = {}
+        if cell not in self._markers:
+            self._markers[cell] = self.evaluate(spec["function"], cell)
+        value = self._markers[cell]
         if value is None:
             return None
         return self.text(spec.get("label", spec["function"])), value, spec.get("palette")

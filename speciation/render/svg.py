@@ -10,15 +10,17 @@ declarations.
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from .layout import card_lines, card_height
-from .scene import BLANK, Scene, centre
+from .board import draw_board, hexagon
+from .scene import Scene
+from .shared import Body, active
 from .tableau import draw_tableau
 
-HEX = 44                      # hex radius (centre to corner)
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 PANEL_W, CARD_W, CARD_H = 262, 168, 118
 
@@ -78,10 +80,12 @@ class Picture:
 
 
 class _Canvas:
-    def __init__(self, scene: Scene):
+    def __init__(self, scene: Scene, elements: dict | None = None):
         self.scene = scene
         self.parts: list[str] = []
         self.drawn: dict[str, str] = {}
+        self.elements = elements   # elements drawn before, by key (part)
+        self.used: dict[tuple, Any] = {}   # ... and those of this picture (kept for the next)
 
     def add(self, *parts: str) -> None:
         self.parts.extend(parts)
@@ -96,78 +100,20 @@ class _Canvas:
     def group(self, entity: str | None, title: str, body: str, cls: str) -> None:
         self.add(f'<g class="{cls}"{self.entity(entity, title)}>{_title(title)}{body}</g>')
 
-
-# ---- the hex grid ----------------------------------------------------------------------------
-
-def _board(canvas: _Canvas, x0: float, y0: float) -> tuple[float, float]:
-    """Draw the grid with its top-left at (x0, y0); returns its width and height."""
-    scene = canvas.scene
-    cells = scene.cells
-    if not cells:
-        return 0, 0
-    spec = scene.presentation.get("board", {})
-    points = [centre(c["id"], HEX) for c in cells]
-    min_x = min(p[0] for p in points) - HEX
-    min_y = min(p[1] for p in points) - HEX * 0.87
-    dx, dy = x0 - min_x, y0 - min_y
-    for record, (cx, cy) in zip(cells, points):
-        _cell(canvas, record, cx + dx, cy + dy, spec)
-    _corners(canvas, spec, dx, dy)
-    width = max(p[0] for p in points) + HEX - min_x
-    height = max(p[1] for p in points) + HEX * 0.87 - min_y
-    return width, height
-
-
-def _hexagon(cx: float, cy: float, r: float) -> str:
-    import math
-    pts = " ".join(f"{cx + r * math.cos(math.pi / 3 * i):.1f},{cy + r * math.sin(math.pi / 3 * i):.1f}"
-                   for i in range(6))
-    return pts
-
-
-def _cell(canvas: _Canvas, record: dict, cx: float, cy: float, spec: dict) -> None:
-    scene = canvas.scene
-    fill_spec = spec.get("cell_fill") or {}
-    value = record.get(fill_spec.get("attribute", ""))
-    fill = scene.colour(fill_spec.get("palette"), value) if value is not None else BLANK
-    body = [f'<polygon points="{_hexagon(cx, cy, HEX - 1)}" fill="{fill}" stroke="#5a4a32" stroke-width="2"/>']
-    label_attr = spec.get("cell_label")
-    if label_attr and record.get(label_attr) is not None:
-        body.append(_text(cx, cy - HEX * 0.52, scene.label(record[label_attr]), 10, "middle", "bold", _ink(fill)))
-    else:
-        body.append(_text(cx, cy - HEX * 0.52, record["id"], 9, "middle", "normal", "#8a7a5a"))
-    pieces = spec.get("pieces") or {}
-    units = {k: v for k, v in (record.get(pieces.get("attribute", "")) or {}).items() if v}
-    for i, (owner, count) in enumerate(units.items()):
-        col, row = i % 3, i // 3
-        per_row = min(3, len(units) - row * 3)
-        px = cx + (col - (per_row - 1) / 2) * 21
-        body.append(_cube(px, cy - 2 + row * 21, scene.colour(pieces.get("palette"), owner), count))
-    marker = scene.cell_marker(record["id"])
-    if marker is not None:  # a cone at the bottom of the hex
-        fill = scene.colour(marker[2], marker[1])
-        body.append(f'<polygon points="{cx - 8:.1f},{cy + HEX * 0.74:.1f} {cx + 8:.1f},{cy + HEX * 0.74:.1f} '
-                    f'{cx:.1f},{cy + HEX * 0.4:.1f}" fill="{fill}" stroke="#111" stroke-width="1.2"/>')
-    canvas.group(record["id"], scene.describe_cell(record), "".join(body), "cell")
-
-
-def _corners(canvas: _Canvas, spec: dict, dx: float, dy: float) -> None:
-    scene = canvas.scene
-    token = spec.get("corner_token") or {}
-    for corner in scene.ruleset.grid.cells_at:
-        record = scene.ent.get(corner)
-        if record is None:
-            continue
-        pts = [centre(c, HEX) for c in corner.split("|")]
-        x = sum(p[0] for p in pts) / 3 + dx
-        y = sum(p[1] for p in pts) / 3 + dy
-        value = record.get(token.get("attribute", "")) if token else None
-        if value is None:
-            body = f'<circle cx="{x:.1f}" cy="{y:.1f}" r="5" fill="#fff" fill-opacity="0.25" stroke="none"/>'
-        else:
-            fill = scene.colour(token.get("palette"), value)
-            body = _disk(x, y, 10, fill, scene.short(value, token.get("palette")))
-        canvas.group(corner, scene.describe_corner(record), body, "corner")
+    def part(self, key: tuple, draw: Callable[..., object], *args: Any) -> None:
+        """Draw one element (``draw(canvas, *args)``), or add again what it drew for an equal
+        *key* in the drawings a table shares (:mod:`.shared`; *key* names all the element is
+        drawn from besides the scene's ruleset, language, presentation and names)."""
+        known = self.elements.get(key) if self.elements is not None else None
+        if known is None:
+            part = _Canvas(self.scene)
+            draw(part, *args)
+            known = (part.parts, part.drawn)
+        if self.elements is not None:
+            self.used[key] = known
+        self.parts.extend(known[0])
+        for entity, title in known[1].items():
+            self.drawn.setdefault(entity, title)
 
 
 # ---- the action display --------------------------------------------------------------------
@@ -185,8 +131,9 @@ def _display(canvas: _Canvas, x0: float, y0: float) -> tuple[float, float]:
         canvas.add(f'<rect x="{x0}" y="{y}" width="118" height="30" rx="4" fill="#3d3d3d"/>',
                    _text(x0 + 6, y + 19, scene.label(section), 12, weight="bold", fill="#fff"))
         x = x0 + 136
-        for space in spaces:
-            x = _space(canvas, space, spec, x, y + 15)
+        for space in spaces:   # each drawn again only when it changed (_Canvas.part)
+            canvas.part(("space", repr(space), x, y + 15, repr(scene.beside(space["id"]))), _space, space, spec, x, y + 15)
+            x += 30
         box = (spec.get("boxes") or {}).get(section)
         if box and not box.get("per_space"):
             x = _tokens(canvas, box, x + 10, y + 15)
@@ -195,7 +142,7 @@ def _display(canvas: _Canvas, x0: float, y0: float) -> tuple[float, float]:
     return width, y - y0
 
 
-def _space(canvas: _Canvas, space: dict, spec: dict, x: float, cy: float) -> float:
+def _space(canvas: _Canvas, space: dict, spec: dict, x: float, cy: float) -> None:
     scene = canvas.scene
     pawn = spec.get("pawn") or {}
     owner = space.get(pawn.get("attribute", ""))
@@ -222,7 +169,6 @@ def _space(canvas: _Canvas, space: dict, spec: dict, x: float, cy: float) -> flo
                     f'stroke="#111" stroke-width="1.2"/>')
     title = scene.describe_space(space, spec) + (f" — {scene.label(owner)}" if owner is not None else "")
     canvas.group(space["id"], title, "".join(body), "space")
-    return x + 30
 
 
 def _tokens(canvas: _Canvas, source: dict, x: float, cy: float) -> float:
@@ -302,7 +248,7 @@ def _pile(canvas: _Canvas, source: dict, x: float, y: float) -> None:
     body = [f'<rect x="{x}" y="{y}" width="140" height="74" fill="#fff" fill-opacity="0" stroke="none"/>',  # a click anywhere
             _text(x, y + 14, _fit(label, 22), 12, weight="bold")]
     for k in range(min(len(values), 3) - 1, -1, -1):  # the pile's depth
-        body.append(f'<polygon points="{_hexagon(x + 26 + k * 3, y + 48 - k * 3, 22)}" fill="{fill if k == 0 else "#bdb6a4"}" '
+        body.append(f'<polygon points="{hexagon(x + 26 + k * 3, y + 48 - k * 3, 22)}" fill="{fill if k == 0 else "#bdb6a4"}" '
                     f'stroke="#5a4a32" stroke-width="1.5"/>')
     shown = "" if top is None else ("?" if top == "?" else scene.label(top))
     body.append(_text(x + 26, y + 52, _fit(shown, 8), 9, "middle", "bold", _ink(fill)))
@@ -464,11 +410,26 @@ def render_scene(scene: Scene) -> str:
 
 
 def draw(scene: Scene, log: bool = True) -> Picture:
-    """Draw *scene*: the SVG and the entities it drew (without the log when *log* is
-    false: a table that shows the log beside the picture)."""
+    """Draw *scene*: the SVG and the entities it drew (without the log when *log* is false: a
+    table shows the log beside it); the body (all but the heading) from a table's shared
+    drawings (:mod:`.shared`) when one was drawn from an equal basis."""
+    drawings = active()
+    body = drawings.body(scene, log, _body) if drawings is not None else _body(scene, log)
     canvas = _Canvas(scene)
+    _header(canvas, body.width)
+    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{body.width:.0f}" height="{body.height:.0f}" '
+           f'viewBox="0 0 {body.width:.0f} {body.height:.0f}" font-family="{FONT}">\n'
+           f'<rect width="100%" height="100%" fill="#f6f0e2"/>\n' + "\n".join(canvas.parts) + "\n" + body.svg
+           + "\n</svg>\n")
+    return Picture(svg, dict(body.drawn))
+
+
+def _body(scene: Scene, log: bool) -> Body:
+    """Everything of the picture but its heading (which names the seat), and its size."""
+    drawings = active()
+    canvas = _Canvas(scene, drawings.elements_for(scene) if drawings is not None else None)
     top = 70
-    board_w, board_h = _board(canvas, 16, top)
+    board_w, board_h = draw_board(canvas, 16, top, (_text, _disk, _cube, _ink))
     display_x = 16 + board_w + (24 if board_w else 0)
     display_w, display_h = _display(canvas, display_x, top)
     y = top + max(board_h, display_h) + 16
@@ -487,10 +448,6 @@ def draw(scene: Scene, log: bool = True) -> Picture:
         y = max(y, top + log_h + 8)
     y += _panels(canvas, 16, y, columns)[1]
     height = max(y, top + log_h) + 16
-    body = "\n".join(canvas.parts)
-    canvas.parts = []
-    _header(canvas, width)
-    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
-           f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="{FONT}">\n'
-           f'<rect width="100%" height="100%" fill="#f6f0e2"/>\n' + "\n".join(canvas.parts) + "\n" + body + "\n</svg>\n")
-    return Picture(svg, canvas.drawn)
+    if drawings is not None:
+        drawings.elements = canvas.used   # what the next picture may take again: this one's
+    return Body("\n".join(canvas.parts), canvas.drawn, width, height)

@@ -24,10 +24,11 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..dsl.errors import RuleErrors, SpeciationError
 from ..interpreter.ruleset import available_rulesets, load_ruleset
+from ..render.shared import sharing
 from .. import i18n
 from ..i18n import Text
 from . import deciding, languages, messages
-from .connections import Connection
+from .connections import BUILDER, Connection
 from .eviction import Eviction
 from .guard import (Refused, bool_field, int_field, names_field, origin_allowed, parse_message, text_field)
 from .guard import json_body as _json_body
@@ -157,12 +158,14 @@ class Table(Keeping, Screens):
         known = self.screens.get(session.ident)
         if known is None or known[0] != key:
             known = self.screens[session.ident] = (key, {})
+            session.drawings.forget()   # the pictures of the position before: not drawn again
         return known[1]
 
     def state_for(self, session: TableGame, seat: int | None, lang: str | None = None) -> dict:
         with session.lock:
             shown = languages.game_in(session, lang)  # the same game, its texts in the page's language
-            message = messages.seat_state(shown, seat, session.seats, shown.lang)
+            with sharing(session.drawings):   # what the seats' pictures share, drawn once
+                message = messages.seat_state(shown, seat, session.seats, shown.lang)
             message["decision"] = deciding.decision_id(session.game, seat) if message["decision"] is not None else None
             message["seat_name"] = i18n.translate(lang, message["seat_name"])  # "a spectator", in the page's words
             refusal = session.undo_refusal(seat) if seat is not None else Text("a spectator has nothing to undo")
@@ -216,7 +219,7 @@ class Table(Keeping, Screens):
         elif kind in ("choose", "undo") and page.waiting is not None:
             error = Text("the screen is being handed over: press the button first")
         elif kind == "choose" and seat is not None:
-            error = await asyncio.to_thread(session.choose, seat, data.get("decision"), data.get("index"))
+            error = await asyncio.to_thread(self.choose, session, page, seat, data.get("decision"), data.get("index"))
         elif kind == "undo" and seat is not None:
             error = session.undo(seat)
             error = Text("cannot undo: {reason}", reason=error) if error else None
@@ -237,6 +240,16 @@ class Table(Keeping, Screens):
             return
         await self.show(ident, first=page)
         self.drive(ident)
+
+    def choose(self, session: TableGame, page: Page, seat: int, decision: Any, index: Any) -> str | None:
+        """*seat*'s choice (the reason if refused) and, in the same thread, its page's screen of
+        the position it made (cached: its answer, once the move is kept, without waiting for
+        the builder thread and what it is building for other pages)."""
+        with BUILDER.first_hand():   # the builder starts no other page's screen meanwhile
+            error = session.choose(seat, decision, index)
+            if error is None and page.waiting is None:
+                self.screen(session, page.seat, page.lang, page.token)   # RETRY if the game is busy: built later
+        return error
 
     async def on_creator_message(self, session: TableGame, page: Page, data: dict) -> str | None:
         if not session.seating.is_creator(page.token):
@@ -412,8 +425,8 @@ def create_app(table: Table | None = None) -> Starlette:
             await socket.send_text(json.dumps({"type": "error", "text": i18n.translate(_lang_of(socket), why)}))
             await socket.close()
             return
-        page = Page(socket, token=socket.query_params.get("token") or None, conn=(conn := Connection(socket)),
-                    lang=_lang_of(socket))
+        conn = Connection(socket, patches=socket.query_params.get("patch") == "1")   # table.js takes patches
+        page = Page(socket, token=socket.query_params.get("token") or None, conn=conn, lang=_lang_of(socket))
         conn.start()
         table.eviction.start(table)
         if page.token and not session.seating.seats_of(page.token) and not session.seating.is_creator(page.token):

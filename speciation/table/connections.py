@@ -11,7 +11,9 @@ overflows, or whose socket accepts nothing for :data:`SEND_TIMEOUT` seconds, is 
 it is closed (its page reconnects and is sent the whole state again). A page sending faster
 than :data:`RATE` messages a second (bursts of :data:`BURST`) has the excess dropped unread
 with one error message saying so; one that keeps flooding (:data:`FLOOD` messages dropped
-in a row) is closed. See ``docs/security.md``.
+before its bucket is half full again: a page that sends a little faster than the rate for
+long is a flood too, though a message of its gets through now and then) is closed. See
+``docs/security.md``.
 """
 from __future__ import annotations
 
@@ -23,21 +25,24 @@ import queue
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import partial
 from concurrent.futures import Future
 from typing import Any, TypeVar
 
 from starlette.websockets import WebSocket
 
+from .messages import patched
+
 T = TypeVar("T")
 RATE = 20.0            # messages a second a page may send, on average
 BURST = 40             # ... and in one burst
-FLOOD = 400            # messages dropped in a row before the socket is closed
+FLOOD = 400            # messages dropped in one run (until the bucket is half full again) before the socket is closed
 QUEUE = 64             # messages waiting for one page before it is a laggard
 SEND_TIMEOUT = 60.0    # seconds one send may take before the page is a laggard (a stuck page costs
                        # one waiting screen meanwhile: the others are not delayed)
 RETRY_AFTER = 0.02     # seconds before a screen whose game was busy is built again
+YIELD = 0.05           # seconds another page's screen waits at most while a move is answered
 CLOSE_TIMEOUT = 2.0    # seconds to wait for a close to be sent
 SCREENS = ("state", "handover")   # whole-screen messages: the newest replaces a waiting one
 FLOODED = 1008         # close codes: policy violation (flooding)
@@ -55,6 +60,25 @@ class Builder:
         self.order = itertools.count()
         self.thread: threading.Thread | None = None
         self.lock = threading.Lock()
+        self.moving = 0                  # moves being applied with their page's screen (:meth:`first_hand`)
+        self.calm = threading.Event()    # set while none is
+        self.calm.set()
+
+    @contextlib.contextmanager
+    def first_hand(self) -> Iterator[None]:
+        """Within it another thread applies a move and builds its page's screen: the builder
+        starts no other page's screen meanwhile (for at most :data:`YIELD` seconds each), so
+        that work has the interpreter to itself but for the agents and the event loop."""
+        with self.lock:
+            self.moving += 1
+            self.calm.clear()
+        try:
+            yield
+        finally:
+            with self.lock:
+                self.moving -= 1
+                if not self.moving:
+                    self.calm.set()
 
     async def first(self, build: Callable[[], T]) -> T:
         return await asyncio.wrap_future(self._submit(0, build))
@@ -73,7 +97,11 @@ class Builder:
 
     def _run(self) -> None:
         while True:
-            _, _, build, future = self.queue.get()
+            rank, order, build, future = self.queue.get()
+            if rank == 1 and not self.calm.is_set():   # a move is being answered: wait (once) for it
+                self.calm.wait(YIELD)
+                self.queue.put((rank - 0.5, order, build, future))   # (an answer that came meanwhile goes first)
+                continue
             if not future.set_running_or_notify_cancel():
                 continue
             try:
@@ -88,9 +116,10 @@ BUILDER = Builder()
 RETRY = "retry"   # what a builder returns when it cannot build now (its game is being changed)
 
 
-def _encoded(build: Callable[[], dict | str | None]) -> str | None:
+def _encoded(build: Callable[[], dict | str | None], conn: Connection) -> tuple[str, str, str | None] | str | None:
+    """A screen built and encoded for *conn* (:meth:`Connection.encode`), in the builder thread."""
     message = build()
-    return message if message is None or isinstance(message, str) else json.dumps(message)
+    return message if message is None or isinstance(message, str) else conn.encode(message)
 
 
 class TokenBucket:
@@ -114,19 +143,22 @@ class Connection:
     """A page's websocket with its send queue, its sender task and its rate limit."""
 
     def __init__(self, socket: WebSocket, queue: int | None = None, rate: float | None = None,
-                 burst: int | None = None, flood: int | None = None, send_timeout: float | None = None):
+                 burst: int | None = None, flood: int | None = None, send_timeout: float | None = None,
+                 patches: bool = False):
         self.socket = socket  # the limits: the module's (read now, so a test may change them)
+        self.patches = patches  # the page takes a picture as the lines changed (messages.patched)
+        self.picture: str | None = None   # ... and shows this one (the last sent)
         self.limit, self.flood = queue or QUEUE, flood or FLOOD
         self.send_timeout = send_timeout or SEND_TIMEOUT
         self.bucket = TokenBucket(rate or RATE, burst or BURST)
-        self.waiting: deque[tuple[str, Any]] = deque()   # (message type, JSON text or a screen's builder)
+        self.waiting: deque[tuple[str, Any]] = deque()   # (type, JSON text, a state, or a screen's builder)
         self.wake = asyncio.Event()
         self.closed = asyncio.Event()
-        self.dropped = 0        # incoming messages dropped in a row
+        self.dropped = 0        # incoming messages dropped in this run (reset when the bucket is half full)
         self.warned = False     # told about the current run of dropped messages
         self.reason = ""        # why the server closed it
         self.sent = 0
-        self.last = ""          # the last message sent
+        self.last = ""          # the last message sent (a state: in whole, not as patched)
         self.screens = 0        # screens queued so far
         self._sender: asyncio.Task | None = None
         self._closing: asyncio.Task | None = None
@@ -138,12 +170,27 @@ class Connection:
             self._sender = asyncio.get_running_loop().create_task(self._send_loop())
 
     def send(self, message: dict | str, kind: str | None = None) -> None:
-        """Queue *message* (a dict, or its JSON text with its *kind*); never waits."""
+        """Queue *message* (a dict, or its JSON text with its *kind*); never waits. A state
+        for a page that takes patches is encoded when it is sent (:meth:`encode`)."""
+        if isinstance(message, dict) and self.patches and message.get("type") == "state":
+            self._queue("state", message)
+            return
         if isinstance(message, dict):
             kind, text = str(message.get("type", "")), json.dumps(message)
         else:
             text = message
         self._queue(kind or "", text)
+
+    def encode(self, message: dict) -> tuple[str, str, str | None]:
+        """A state's JSON text in whole, as it goes to this page (patched against the picture
+        the page shows, :func:`.messages.patched`, if it takes patches), and its picture.
+        Called by the sender alone (or the builder while the sender waits for it), so the
+        picture the page shows is the one sent last."""
+        whole = json.dumps(message)
+        svg = message.get("svg") if isinstance(message.get("svg"), str) else None
+        if not self.patches:
+            return whole, whole, svg
+        return whole, json.dumps(patched(message, self.picture)), svg
 
     def send_later(self, build: Callable[[], dict | str | None]) -> None:
         """Queue a screen (a state) that *build* makes when the sender reaches it, in the
@@ -152,7 +199,7 @@ class Connection:
         :data:`RETRY`: build it again a little later)."""
         self._queue("state", build)
 
-    def _queue(self, kind: str, item: str | Callable[[], dict | str | None]) -> None:
+    def _queue(self, kind: str, item: str | dict | Callable[[], dict | str | None]) -> None:
         if self.closed.is_set():
             return
         if kind in SCREENS:  # the page needs only its newest screen
@@ -175,25 +222,35 @@ class Connection:
                     await self.wake.wait()
                     continue
                 kind, item = self.waiting.popleft()
+                whole: str | None = None
+                picture: str | None = None
                 if callable(item):   # a screen built now, off the event loop
                     queued = self.screens
                     try:
-                        text = await BUILDER.later(partial(_encoded, item))
+                        built = await BUILDER.later(partial(_encoded, item, self))
                     except Exception:  # the game left memory meanwhile, or failed: a newer show says so
-                        text = None
-                    if text is RETRY:   # its game is being changed (an agent thinking): try again soon
+                        built = None
+                    if built is RETRY:   # its game is being changed (an agent thinking): try again soon
                         if queued == self.screens:
                             self.waiting.appendleft((kind, item))
                         await asyncio.sleep(RETRY_AFTER)
                         continue
-                    if text is None or text == self.last or queued != self.screens or self.closed.is_set():
+                    if not isinstance(built, tuple) or built[0] == self.last or queued != self.screens \
+                            or self.closed.is_set():
                         continue   # (the very screen it was sent last, or a newer one is queued: not this)
+                    whole, text, picture = built
+                elif isinstance(item, dict):   # a state, patched against what the page shows now
+                    whole, text, picture = self.encode(item)
                 else:
                     text = item
                 try:
                     await asyncio.wait_for(self.socket.send_text(text), self.send_timeout)
                     self.sent += 1
-                    self.last = text
+                    self.last = whole if whole is not None else text
+                    if picture is not None:
+                        self.picture = picture
+                    elif kind == "handover":   # the page forgets the last person's picture
+                        self.picture = None
                 except TimeoutError:
                     self.close(LAGGARD, "this page did not read what the server sent; reload it")
                 except Exception:  # the page went away
@@ -238,7 +295,8 @@ class Connection:
             if event is None or event["type"] == "websocket.disconnect":
                 return None
             if self.bucket.take():
-                self.dropped, self.warned = 0, False
+                if self.bucket.tokens >= self.bucket.burst / 2:   # the page has slowed down: a new run
+                    self.dropped, self.warned = 0, False
                 return event
             self.dropped += 1
             if self.dropped >= self.flood:

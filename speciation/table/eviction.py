@@ -5,8 +5,11 @@ seconds after its last activity; an unfinished one nobody has looked at for
 :attr:`Eviction.abandoned_after` seconds leaves it too, but only when a :attr:`Eviction.hook`
 keeps it elsewhere (a database; the hook is called with the game before it is dropped, and
 may bring it back later): without one, an unfinished game stays. A replay with no page open
-leaves after :attr:`Eviction.replay_after`. The sweep runs every :attr:`Eviction.interval`
-seconds, in the server's event loop, started by the first page that connects.
+leaves after :attr:`Eviction.replay_after`. A game that stays but has not changed for
+:attr:`Eviction.drawings_after` seconds lets go of what its pictures shared (its
+``drawings``, render/shared.py: about 0.5 MB for an original game; drawn again when asked).
+The sweep runs every :attr:`Eviction.interval` seconds, in the server's event loop, started
+by the first page that connects.
 """
 from __future__ import annotations
 
@@ -17,6 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..render.shared import Drawings
+
 
 @dataclass
 class Eviction:
@@ -25,6 +30,7 @@ class Eviction:
     finished_after: float = 600.0          # seconds a finished game with no page stays
     abandoned_after: float = 6 * 3600.0    # seconds an unfinished game with no page stays (with a hook)
     replay_after: float = 1800.0           # seconds a replay with no page stays
+    drawings_after: float = 60.0           # seconds a game that stays keeps its shared drawings
     interval: float = 30.0                 # seconds between sweeps
     hook: Callable[[str, Any], None] | None = None   # called with (ident, game) before it is dropped
     clock: Callable[[], float] = time.monotonic
@@ -73,6 +79,10 @@ class Eviction:
             if task is not None:
                 task.cancel()
             self.active.pop(ident, None)
+        now = self.clock() if now is None else now
+        for ident, session in list(table.sessions.items()):   # idle: its drawings go (drawn anew when asked)
+            if now - self.active.get(ident, now) >= self.drawings_after and session.drawings.kept_any():
+                session.drawings = Drawings()
         for ident in replays:
             table.replays.pop(ident, None)
             self.active.pop(ident, None)

@@ -88,3 +88,21 @@ def player_name(game: Game, seat: int) -> str:
 def handover(game: Game, to_seat: int) -> dict:
     """The screen between two people at one table: names who is next, shows nothing else."""
     return {"type": "handover", "seat": to_seat, "seat_name": player_name(game, to_seat)}
+
+
+def patched(message: dict, base: str | None) -> dict:
+    """*message* for a page that shows the picture *base* now (the last one it was sent) and
+    takes patches: its ``svg`` as ``svg_patch``, the lines that differ from *base*'s (by
+    number) and how many lines there are, when that is less than half the picture (a picture
+    changes in a few places after a move: the page is sent those, not the whole). The page
+    (``static/table.js``) makes the picture again from *base*; anything else, as it is."""
+    svg = message.get("svg")
+    if base is None or not isinstance(svg, str) or message.get("type") != "state":
+        return message
+    old, new = base.split("\n"), svg.split("\n")
+    lines = {i: line for i, line in enumerate(new) if i >= len(old) or old[i] != line}
+    if sum(map(len, lines.values())) > len(svg) // 2:
+        return message
+    out = {k: v for k, v in message.items() if k != "svg"}
+    out["svg_patch"] = {"length": len(new), "lines": lines}
+    return out

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..render import Picture, Scene, draw, label_of
+from ..render.shared import active
 
 
 def scene_of(view: dict, seat: int | None, ruleset, lang: str | None) -> Scene:
@@ -48,8 +49,10 @@ def names(scene: Scene) -> list[str]:
 
 def log(scene: Scene, lines: list) -> list[str]:
     """The log lines a page shows, the grid's places named as a reader knows them (a cell by
-    its terrain and place, a corner by its cells), never by their ids."""
-    return [scene.readable(line) for line in lines]
+    its terrain and place, a corner by its cells), never by their ids; each line made once
+    while the places keep their names, when the table shares its drawings (:mod:`..render.shared`)."""
+    drawings = active()
+    return drawings.readable(scene, lines) if drawings is not None else [scene.readable(line) for line in lines]
 
 
 def ending(scene: Scene, lines: list[str]) -> dict:

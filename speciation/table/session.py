@@ -18,6 +18,7 @@ from ..api import load_save, replay, save_json, seat_record
 from ..i18n import Text
 from ..dsl.errors import IllegalActionError, ReplayError, SaveFileError, SpeciationError
 from ..interpreter.game import Game
+from ..render.shared import Drawings
 
 from ..undo import UndoRefused, UndoStack
 from .deciding import apply_recorded, by_id, deciders, play_seat
@@ -53,6 +54,8 @@ class TableGame:
     listed: bool = False
     claimed: list[bool] = field(default_factory=list)
     version: int = 0
+    # what its pages' pictures of one position share, drawn once (render/shared.py)
+    drawings: Drawings = field(default_factory=Drawings, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if isinstance(self.seating, list):  # a plain list of seat kinds

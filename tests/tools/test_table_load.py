@@ -168,3 +168,35 @@ def test_a_page_that_never_reads_delays_nobody_and_is_dropped(running):
     finally:
         for raw in silent:
             raw.close()
+
+
+def test_a_page_sending_a_little_over_its_rate_for_long_is_closed_as_a_flood():
+    """Messages of its get through now and then (the bucket refills), but the run of dropped
+    ones goes on until the bucket is half full again, which it never is: it is closed."""
+    import asyncio
+
+    clock = [0.0]
+
+    class Sending:   # 25 messages a second, against a rate of 20
+        async def receive(self):
+            clock[0] += 1 / 25
+            return {"type": "websocket.receive", "text": '{"type": "ready"}'}
+
+        async def send_text(self, text):
+            pass
+
+        async def close(self, code=1000, reason=""):
+            pass
+
+    async def scenario():
+        conn = connections.Connection(Sending())  # type: ignore[arg-type]
+        conn.bucket = connections.TokenBucket(connections.RATE, connections.BURST, clock=lambda: clock[0])
+        received = 0
+        while await conn.receive() is not None and received < 10_000:
+            received += 1
+        await conn.finish()
+        return received, conn.reason
+
+    received, reason = asyncio.run(scenario())
+    assert reason.startswith("too many messages") and received < 10_000
+    assert received > connections.BURST   # it was let through at the rate meanwhile

@@ -145,3 +145,19 @@ def test_games_under_the_same_built_in_rules_share_one_ruleset():
     assert other.game.ruleset is not one.game.ruleset and other.game.ruleset.variants
     folder = str(__import__("speciation").__path__[0] + "/../rulesets/original")   # a listed folder: loaded anew
     assert TableGame.new("d", folder, 2, [], seed=1).game.ruleset is not one.game.ruleset
+
+
+def test_a_game_that_stays_idle_lets_go_of_its_shared_drawings():
+    from speciation.render.shared import sharing
+    from speciation.table import messages
+    table, clock = table_with_games()
+    session = table.sessions["playing"]
+    with sharing(session.drawings):
+        messages.seat_state(session.game, 0, session.seats, None)
+    assert session.drawings.kept_any()
+    clock[0] += table.eviction.drawings_after - 1
+    table.eviction.sweep(table)
+    assert session.drawings.kept_any()
+    clock[0] += 2
+    assert table.eviction.sweep(table) == [] and table.sessions["playing"] is session   # the game stays
+    assert not session.drawings.kept_any()

@@ -44,6 +44,25 @@ def test_the_acting_pages_screen_is_built_before_the_others_waiting():
     assert order == ["busy", "acting"] + [f"other {i}" for i in range(5)]
 
 
+def test_no_other_pages_screen_is_started_while_a_move_is_answered_in_another_thread():
+    builder = Builder()
+    started: list[float] = []
+
+    async def scenario():
+        with builder.first_hand():   # a move and its page's screen, in another thread
+            begun = time.monotonic()
+            other = asyncio.ensure_future(builder.later(lambda: started.append(time.monotonic()) or "other"))
+            await asyncio.sleep(0.02)
+            assert not started   # waiting for the move's answer
+        assert await other == "other" and started[0] - begun >= 0.02
+        with builder.first_hand():   # a long one: the others wait for it no longer than YIELD
+            begun = time.monotonic()
+            assert await builder.later(lambda: "late") == "late"
+            assert time.monotonic() - begun < 5
+
+    asyncio.run(scenario())
+
+
 class FakeSocket:
     def __init__(self):
         self.texts: list[str] = []

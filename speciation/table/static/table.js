@@ -18,6 +18,7 @@ function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const query = new URLSearchParams();
   if (mode === "play" && token) query.set("token", token);
+  if (mode === "play") query.set("patch", "1");  // a picture may come as the lines that changed
   if (mode === "replay" && params.get("seat") !== null) query.set("seat", params.get("seat"));
   if (window.I18N_LANG) query.set("lang", window.I18N_LANG);
   const text = query.toString();
@@ -31,8 +32,24 @@ function send(message) {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
 }
 
+// The picture this page was sent last: a state may bring only the lines of its picture that
+// differ from it (svg_patch: their numbers and the number of lines; messages.patched).
+let picture = "";
+function patched(message) {
+  if (message.type !== "state") return message;
+  if (message.svg_patch) {
+    const lines = picture.split("\n").slice(0, message.svg_patch.length);
+    for (const [i, line] of Object.entries(message.svg_patch.lines)) lines[Number(i)] = line;
+    message.svg = lines.join("\n");
+    delete message.svg_patch;
+  }
+  if (typeof message.svg === "string") picture = message.svg;
+  return message;
+}
+
 let received = 0;
 function receive(message) {
+  message = patched(message);
   document.body.dataset.received = ++received;
   if (message.type === "error") return toast(message.text);
   if (message.type === "invite") return showInvite(message.seat, message.url);
@@ -44,6 +61,7 @@ function receive(message) {
 
 function showHandover(message) {
   state = null;
+  picture = "";  // the next person's picture comes whole (the server forgets it too)
   Clicks.chosen(null);  // nothing of the last person's stays: their choice, a menu, a hover text
   hideMenu();
   $("menu").replaceChildren();
