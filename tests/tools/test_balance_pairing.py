@@ -51,9 +51,11 @@ def test_with_per_source_streams_one_card_more_in_the_deck_moves_only_that_card(
 
 def test_with_one_stream_the_determinization_draws_as_before():
     # digests of determinizations made before per-source dealing existed (the same draws in turn;
-    # Catastrophic's from the merged rules with simultaneous setup and holds, by the code before)
-    before = {"original": "8db54d2f8f0e56fb", "marine": "b4ece636bc905170", "evolution": "d0c55f66efa8ac93",
-              "catastrophic": "6ca84f2494f7d790"}
+    # Catastrophic's from the merged rules with simultaneous setup and holds, by the code before).
+    # Evolution's and Catastrophic's rule data changed since ('Glaciers (no traits)', game.played):
+    # today's code on the rule files of bc76844 still gives d0c55f66efa8ac93 and 6ca84f2494f7d790.
+    before = {"original": "8db54d2f8f0e56fb", "marine": "b4ece636bc905170", "evolution": "6e71de3d5dd5b116",
+              "catastrophic": "e952818c0d11fb94"}
     for name, players in (("original", 4), ("marine", 4), ("evolution", 4), ("catastrophic", 2)):
         game = Game.new(load_ruleset(name), players, 2)
         moves = random.Random(2)
