@@ -33,52 +33,29 @@ import subprocess
 import sys
 import tempfile
 
+# Random play of the given games: one seeded generator per game picks among the legal actions,
+# each applied as the Action listed; prints the action count (both sides must play the same games).
+_RANDOM_PLAY = """
+import random
+from speciation import Game, load_ruleset
+total = 0
+rulesets = {{}}
+for name, players, seed in {games}:
+    if name not in rulesets:
+        rulesets[name] = load_ruleset(name)
+    game = Game.new(rulesets[name], players, seed)
+    rng = random.Random(seed)
+    while not game.is_over:
+        actions = game.legal_actions()
+        game.apply(actions[rng.randrange(len(actions))])
+        total += 1
+print(total)
+"""
+
 WORKLOADS = {
-    "play": """
-import random
-from speciation import Game, load_ruleset
-total = 0
-for name, seeds in (("original", range(6)), ("marine", range(3))):
-    ruleset = load_ruleset(name)
-    for seed in seeds:
-        game = Game.new(ruleset, 4, seed)
-        rng = random.Random(seed)
-        while not game.is_over:
-            actions = game.legal_actions()
-            game.apply(actions[rng.randrange(len(actions))])
-            total += 1
-print(total)
-""",
-    "play-evolution": """
-import random
-from speciation import Game, load_ruleset
-total = 0
-ruleset = load_ruleset("evolution")
-for players, seeds in ((2, range(3)), (4, range(3))):
-    for seed in seeds:
-        game = Game.new(ruleset, players, seed)
-        rng = random.Random(seed)
-        while not game.is_over:
-            actions = game.legal_actions()
-            game.apply(actions[rng.randrange(len(actions))])
-            total += 1
-print(total)
-""",
-    "play-catastrophic": """
-import random
-from speciation import Game, load_ruleset
-total = 0
-ruleset = load_ruleset("catastrophic")
-for players in (2, 3, 4):
-    for seed in range(8):
-        game = Game.new(ruleset, players, seed)
-        rng = random.Random(seed)
-        while not game.is_over:
-            actions = game.legal_actions()
-            game.apply(actions[rng.randrange(len(actions))])
-            total += 1
-print(total)
-""",
+    "play": _RANDOM_PLAY.format(games='[("original", 4, s) for s in range(6)] + [("marine", 4, s) for s in range(3)]'),
+    "play-evolution": _RANDOM_PLAY.format(games='[("evolution", n, s) for n in (2, 4) for s in range(3)]'),
+    "play-catastrophic": _RANDOM_PLAY.format(games='[("catastrophic", n, s) for n in (2, 3, 4) for s in range(8)]'),
     "load": """
 from speciation import load_ruleset
 load_ruleset("original"); load_ruleset("marine")

@@ -41,19 +41,26 @@ def running():
     server.stop()
 
 
-def a_game_at_a_response() -> tuple[TableGame, object]:
-    """A table game (person, random, random) whose person is asked to answer a stacked
-    Interaction and holds Cheating ("cancel what it answers")."""
+def a_game_at(play_to, name: str) -> tuple[TableGame, object]:
+    """A table game (person, random, random) played by *play_to* (from
+    support/catastrophic_positions.py) to the position it looks for, with the option it found;
+    the first seed from 2 that leads there."""
     for seed in range(2, 40):
-        session = TableGame.new(f"cat-{seed}", "catastrophic", 3, ["human", "random", "random"], seed=seed,
+        session = TableGame.new(f"{name}-{seed}", "catastrophic", 3, ["human", "random", "random"], seed=seed,
                                 hotseat=False)
 
         def apply(seat, action, session=session):
             assert session._apply(seat, action) is None
-        option = play_to_a_response(session.game, apply, seed)
+        option = play_to(session.game, apply, seed)
         if option is not None:
             return session, option
-    raise AssertionError("no seed led to a response window with Cheating in the first player's hand")
+    raise AssertionError(f"no seed led to the position {play_to.__name__} looks for")
+
+
+def a_game_at_a_response() -> tuple[TableGame, object]:
+    """The person is asked to answer a stacked Interaction and holds Cheating ("cancel what it
+    answers")."""
+    return a_game_at(play_to_a_response, "cat")
 
 
 def shoot(person: Person, name: str) -> None:
@@ -154,18 +161,9 @@ def test_a_person_answers_a_reaction_by_clicking_the_card_in_hand(browser, runni
 
 
 def a_game_at_a_window() -> tuple[TableGame, object]:
-    """A table game (person, random, random) whose person is asked in a response window on
-    the third player's turn (the second player is still to be asked after it)."""
-    for seed in range(2, 40):
-        session = TableGame.new(f"hold-{seed}", "catastrophic", 3, ["human", "random", "random"], seed=seed,
-                                hotseat=False)
-
-        def apply(seat, action, session=session):
-            assert session._apply(seat, action) is None
-        option = play_to_a_window(session.game, apply, seed)
-        if option is not None:
-            return session, option
-    raise AssertionError("no seed led to a response window asking the first player on the third's turn")
+    """The person is asked in a response window on the third player's turn (the second player
+    is still to be asked after it)."""
+    return a_game_at(play_to_a_window, "hold")
 
 
 def states(person: Person, start: int) -> list[dict]:
