@@ -63,6 +63,19 @@ def a_game_at_a_response() -> tuple[TableGame, object]:
     return a_game_at(play_to_a_response, "cat")
 
 
+def at_the_window(running, session: TableGame, person: Person, phone: Person) -> str:
+    """Open the first seat's page at 1280 and on the phone; it is the person's decision, a
+    window's question: its prompt."""
+    url = running.seat_url(session, 0)
+    for someone in (person, phone):
+        someone.page.goto(url)
+        someone.wait(0)
+    assert person.phase() == "yours"
+    prompt = person.page.locator("#prompt").inner_text()
+    assert ANSWER in prompt
+    return prompt
+
+
 def shoot(person: Person, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     person.page.mouse.move(1, 1)  # no hover text left over the picture by the last click
@@ -86,17 +99,12 @@ def test_a_person_answers_a_reaction_by_clicking_the_card_in_hand(browser, runni
     card, name = option.value, game.state["ent"][option.value]["name"]
     answered = game.state["ent"]["game"]["stack"][-1][0]
     answered_name = game.label(answered)
-    url = running.seat_url(session, 0)
     person, phone = Person(browser), Person(browser, "375")
     try:
-        for someone in (person, phone):
-            someone.page.goto(url)
-            someone.wait(0)
+        prompt = at_the_window(running, session, person, phone)
         page = person.page
         # The prompt names what is answered; the stack is drawn; the card in hand is clickable.
-        assert person.phase() == "yours"
-        prompt = page.locator("#prompt").inner_text()
-        assert ANSWER in prompt and answered_name in prompt
+        assert answered_name in prompt
         board = page.locator("#board")
         assert board.locator(".stacked").count() == 1
         assert answered_name in (board.locator(".stacked").first.text_content() or "")
@@ -185,16 +193,10 @@ def test_a_person_holds_priority_off_and_is_not_asked_again_until_the_rules_say(
     it is asked again, one of those reasons in the page's log."""
     session, hold = a_game_at_a_window()
     label = str(hold.value)
-    url = running.seat_url(session, 0)
     person, phone = Person(browser), Person(browser, "375")
     try:
-        for someone in (person, phone):
-            someone.page.goto(url)
-            someone.wait(0)
+        prompt = at_the_window(running, session, person, phone)
         page = person.page
-        assert person.phase() == "yours"
-        prompt = page.locator("#prompt").inner_text()
-        assert ANSWER in prompt
         answered = prompt.split(ANSWER, 1)[1].strip().rstrip("?").strip()
         labels = page.locator("#options button.option").all_inner_texts()
         assert any(label in text for text in labels) and any("pass" in text for text in labels)
