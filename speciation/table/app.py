@@ -164,11 +164,14 @@ class Table(Keeping, Screens):
     def state_for(self, session: TableGame, seat: int | None, lang: str | None = None) -> dict:
         with session.lock:
             shown = languages.game_in(session, lang)  # the same game, its texts in the page's language
+            # the seat's view, made once for the message and the undo check (a view of the game
+            # itself: a mirror's is the same state, but the undo check reads the game's)
+            view = shown.view(seat) if seat is not None and shown is session.game else None
+            refusal = session.undo_refusal(seat, view) if seat is not None else Text("a spectator has nothing to undo")
             with sharing(session.drawings):   # what the seats' pictures share, drawn once
-                message = messages.seat_state(shown, seat, session.seats, shown.lang)
+                message = messages.seat_state(shown, seat, session.seats, shown.lang, view)
             message["decision"] = deciding.decision_id(session.game, seat) if message["decision"] is not None else None
             message["seat_name"] = i18n.translate(lang, message["seat_name"])  # "a spectator", in the page's words
-            refusal = session.undo_refusal(seat) if seat is not None else Text("a spectator has nothing to undo")
             over = session.game.is_over
         message.update(mode="play", game=session.ident, can_undo=refusal is None and not over,
                        undo_reason=i18n.translate(lang, refusal or (Text("the game is over") if over else "")),

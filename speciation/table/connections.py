@@ -116,7 +116,7 @@ BUILDER = Builder()
 RETRY = "retry"   # what a builder returns when it cannot build now (its game is being changed)
 
 
-def _encoded(build: Callable[[], dict | str | None], conn: Connection) -> tuple[str, str, str | None] | str | None:
+def _encoded(build: Callable[[], dict | str | None], conn: Connection) -> tuple[dict, str, str | None] | str | None:
     """A screen built and encoded for *conn* (:meth:`Connection.encode`), in the builder thread."""
     message = build()
     return message if message is None or isinstance(message, str) else conn.encode(message)
@@ -148,6 +148,7 @@ class Connection:
         self.socket = socket  # the limits: the module's (read now, so a test may change them)
         self.patches = patches  # the page takes a picture as the lines changed (messages.patched)
         self.picture: str | None = None   # ... and shows this one (the last sent)
+        self.log: list[str] | None = None   # ... and this log (the last sent)
         self.limit, self.flood = queue or QUEUE, flood or FLOOD
         self.send_timeout = send_timeout or SEND_TIMEOUT
         self.bucket = TokenBucket(rate or RATE, burst or BURST)
@@ -158,10 +159,11 @@ class Connection:
         self.warned = False     # told about the current run of dropped messages
         self.reason = ""        # why the server closed it
         self.sent = 0
-        self.last = ""          # the last message sent (a state: in whole, not as patched)
+        self.last: str | dict = ""   # the last message sent (a state: the message itself, not as patched)
         self.screens = 0        # screens queued so far
         self._sender: asyncio.Task | None = None
         self._closing: asyncio.Task | None = None
+        self._reading: asyncio.Future | None = None   # the read under way (cancelled by a close)
 
     # ---- sending -------------------------------------------------------------------------
 
@@ -181,16 +183,15 @@ class Connection:
             text = message
         self._queue(kind or "", text)
 
-    def encode(self, message: dict) -> tuple[str, str, str | None]:
-        """A state's JSON text in whole, as it goes to this page (patched against the picture
-        the page shows, :func:`.messages.patched`, if it takes patches), and its picture.
-        Called by the sender alone (or the builder while the sender waits for it), so the
-        picture the page shows is the one sent last."""
-        whole = json.dumps(message)
+    def encode(self, message: dict) -> tuple[dict, str, str | None]:
+        """A state (*message* itself, which the sender keeps to know the screen it sent last:
+        comparing it costs no encoding), its JSON text as it goes to this page (patched against
+        the picture the page shows, :func:`.messages.patched`, if it takes patches: the whole
+        message is then never encoded), and its picture. Called by the sender alone (or the
+        builder while the sender waits for it), so the picture and log the page shows are the
+        ones sent last."""
         svg = message.get("svg") if isinstance(message.get("svg"), str) else None
-        if not self.patches:
-            return whole, whole, svg
-        return whole, json.dumps(patched(message, self.picture)), svg
+        return message, json.dumps(patched(message, self.picture, self.log) if self.patches else message), svg
 
     def send_later(self, build: Callable[[], dict | str | None]) -> None:
         """Queue a screen (a state) that *build* makes when the sender reaches it, in the
@@ -222,7 +223,7 @@ class Connection:
                     await self.wake.wait()
                     continue
                 kind, item = self.waiting.popleft()
-                whole: str | None = None
+                whole: dict | None = None
                 picture: str | None = None
                 if callable(item):   # a screen built now, off the event loop
                     queued = self.screens
@@ -249,8 +250,10 @@ class Connection:
                     self.last = whole if whole is not None else text
                     if picture is not None:
                         self.picture = picture
-                    elif kind == "handover":   # the page forgets the last person's picture
-                        self.picture = None
+                    elif kind == "handover":   # the page forgets the last person's picture and log
+                        self.picture = self.log = None
+                    if whole is not None and isinstance(whole.get("log"), list):
+                        self.log = whole["log"]
                 except TimeoutError:
                     self.close(LAGGARD, "this page did not read what the server sent; reload it")
                 except Exception:  # the page went away
@@ -266,6 +269,8 @@ class Connection:
         self.waiting.clear()
         self.closed.set()
         self.wake.set()
+        if self._reading is not None:   # the page's reader stops (receive returns None)
+            self._reading.cancel()
         self._closing = asyncio.get_running_loop().create_task(self._close(code, reason))
 
     async def _close(self, code: int, reason: str) -> None:
@@ -309,18 +314,19 @@ class Connection:
         return None
 
     async def _next_event(self) -> dict[str, Any] | None:
-        receiving = asyncio.ensure_future(self.socket.receive())
-        closing = asyncio.ensure_future(self.closed.wait())
+        """The socket's next event, or None once the server closes the page (:meth:`close`
+        cancels the read: a flood's messages are each read, and none waits on the close)."""
+        if self.closed.is_set():
+            return None
+        self._reading = reading = asyncio.ensure_future(self.socket.receive())
         try:
-            done, _ = await asyncio.wait({receiving, closing}, return_when=asyncio.FIRST_COMPLETED)
+            return dict(await reading)
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if reading.cancelled() and self.closed.is_set() and not (task and task.cancelling()):
+                return None   # closed by the server: the read was cancelled, not this task
+            raise
+        except Exception:  # the socket went away
+            return None
         finally:
-            closing.cancel()
-        if receiving in done:
-            try:
-                return dict(receiving.result())
-            except Exception:  # the socket went away
-                return None
-        receiving.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await receiving
-        return None
+            self._reading = None
