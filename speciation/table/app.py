@@ -428,8 +428,9 @@ def create_app(table: Table | None = None) -> Starlette:
             await socket.send_text(json.dumps({"type": "error", "text": i18n.translate(_lang_of(socket), why)}))
             await socket.close()
             return
-        conn = Connection(socket, patches=socket.query_params.get("patch") == "1")   # table.js takes patches
-        page = Page(socket, token=socket.query_params.get("token") or None, conn=conn, lang=_lang_of(socket))
+        lang = _lang_of(socket)
+        conn = Connection(socket, patches=socket.query_params.get("patch") == "1", lang=lang)   # table.js takes patches
+        page = Page(socket, token=socket.query_params.get("token") or None, conn=conn, lang=lang)
         conn.start()
         table.eviction.start(table)
         if page.token and not session.seating.seats_of(page.token) and not session.seating.is_creator(page.token):

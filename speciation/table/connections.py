@@ -32,6 +32,8 @@ from typing import Any, TypeVar
 
 from starlette.websockets import WebSocket
 
+from .. import i18n
+from ..i18n import Text
 from .messages import patched
 
 T = TypeVar("T")
@@ -144,8 +146,9 @@ class Connection:
 
     def __init__(self, socket: WebSocket, queue: int | None = None, rate: float | None = None,
                  burst: int | None = None, flood: int | None = None, send_timeout: float | None = None,
-                 patches: bool = False):
+                 patches: bool = False, lang: str = i18n.DEFAULT):
         self.socket = socket  # the limits: the module's (read now, so a test may change them)
+        self.lang = lang        # the page's language: what the connection itself says (rate, laggard) is said in it
         self.patches = patches  # the page takes a picture as the lines changed (messages.patched)
         self.picture: str | None = None   # ... and shows this one (the last sent)
         self.log: list[str] | None = None   # ... and this log (the last sent)
@@ -211,7 +214,7 @@ class Connection:
                     break
         self.waiting.append((kind, item))
         if len(self.waiting) > self.limit:
-            self.close(LAGGARD, "this page could not keep up with the game; reload it")
+            self.close(LAGGARD, Text("this page could not keep up with the game; reload it"))
             return
         self.wake.set()
 
@@ -255,16 +258,18 @@ class Connection:
                     if whole is not None and isinstance(whole.get("log"), list):
                         self.log = whole["log"]
                 except TimeoutError:
-                    self.close(LAGGARD, "this page did not read what the server sent; reload it")
+                    self.close(LAGGARD, Text("this page did not read what the server sent; reload it"))
                 except Exception:  # the page went away
                     self.close(1000, "")
         except asyncio.CancelledError:
             pass
 
     def close(self, code: int = 1000, reason: str = "") -> None:
-        """Stop sending, and close the socket (without waiting for a page that does not read)."""
+        """Stop sending, and close the socket (without waiting for a page that does not read);
+        *reason* (an :class:`~speciation.i18n.Text`) is said in the page's language."""
         if self.closed.is_set():
             return
+        reason = i18n.translate(self.lang, reason) if reason else ""
         self.reason = reason
         self.waiting.clear()
         self.closed.set()
@@ -275,7 +280,9 @@ class Connection:
 
     async def _close(self, code: int, reason: str) -> None:
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(self.socket.close(code, reason[:120]), CLOSE_TIMEOUT)
+            # a close reason holds at most 123 bytes: cut as UTF-8, never within a letter
+            await asyncio.wait_for(self.socket.close(code, reason.encode("utf-8")[:120].decode("utf-8", "ignore")),
+                                   CLOSE_TIMEOUT)
 
     async def finish(self) -> None:
         """The page is gone (or closed by the server): stop the sender, let the close be sent."""
@@ -305,12 +312,13 @@ class Connection:
                 return event
             self.dropped += 1
             if self.dropped >= self.flood:
-                self.close(FLOODED, "too many messages: this page was disconnected")
+                self.close(FLOODED, Text("too many messages: this page was disconnected"))
                 return None
             if not self.warned:
                 self.warned = True
-                self.send({"type": "error", "text": f"too many messages: at most {self.bucket.rate:g} a second; "
-                                                    "the ones past that were dropped"})
+                self.send({"type": "error", "text": i18n.translate(self.lang, Text(
+                    "too many messages: at most {rate} a second; the ones past that were dropped",
+                    rate=format(self.bucket.rate, "g")))})
         return None
 
     async def _next_event(self) -> dict[str, Any] | None:
