@@ -23,6 +23,7 @@ from typing import Any
 from .dsl.errors import SpeciationError
 from .i18n import Text
 from .interpreter.game import Game, state_digest
+from .interpreter.statecopy import clone_state
 from .interpreter.saves import replay
 
 SNAPSHOTS = 4   # checkpoints that keep a copy of the state; older ones replay the history
@@ -63,7 +64,7 @@ class UndoStack:
         state = game.state
         hidden = {(ident, attr): copy.deepcopy(value) for ident, record in state["ent"].items()
                   for attr, value in record.items() if view["ent"][ident].get(attr) != value}
-        snapshot = game.clone().state if seat in self.people else None
+        snapshot = clone_state(state) if seat in self.people else None   # (a copy of the state, no game around it)
         return Checkpoint(seat, game.prompt, game.decision_number, state["rng"],
                           copy.deepcopy(state["chance"]), hidden, snapshot)
 

@@ -164,11 +164,14 @@ class Table(Keeping, Screens):
     def state_for(self, session: TableGame, seat: int | None, lang: str | None = None) -> dict:
         with session.lock:
             shown = languages.game_in(session, lang)  # the same game, its texts in the page's language
+            # the seat's view, made once for the message and the undo check (a view of the game
+            # itself: a mirror's is the same state, but the undo check reads the game's)
+            view = shown.view(seat) if seat is not None and shown is session.game else None
+            refusal = session.undo_refusal(seat, view) if seat is not None else Text("a spectator has nothing to undo")
             with sharing(session.drawings):   # what the seats' pictures share, drawn once
-                message = messages.seat_state(shown, seat, session.seats, shown.lang)
+                message = messages.seat_state(shown, seat, session.seats, shown.lang, view)
             message["decision"] = deciding.decision_id(session.game, seat) if message["decision"] is not None else None
             message["seat_name"] = i18n.translate(lang, message["seat_name"])  # "a spectator", in the page's words
-            refusal = session.undo_refusal(seat) if seat is not None else Text("a spectator has nothing to undo")
             over = session.game.is_over
         message.update(mode="play", game=session.ident, can_undo=refusal is None and not over,
                        undo_reason=i18n.translate(lang, refusal or (Text("the game is over") if over else "")),
@@ -425,8 +428,9 @@ def create_app(table: Table | None = None) -> Starlette:
             await socket.send_text(json.dumps({"type": "error", "text": i18n.translate(_lang_of(socket), why)}))
             await socket.close()
             return
-        conn = Connection(socket, patches=socket.query_params.get("patch") == "1")   # table.js takes patches
-        page = Page(socket, token=socket.query_params.get("token") or None, conn=conn, lang=_lang_of(socket))
+        lang = _lang_of(socket)
+        conn = Connection(socket, patches=socket.query_params.get("patch") == "1", lang=lang)   # table.js takes patches
+        page = Page(socket, token=socket.query_params.get("token") or None, conn=conn, lang=lang)
         conn.start()
         table.eviction.start(table)
         if page.token and not session.seating.seats_of(page.token) and not session.seating.is_creator(page.token):

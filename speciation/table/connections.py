@@ -32,6 +32,8 @@ from typing import Any, TypeVar
 
 from starlette.websockets import WebSocket
 
+from .. import i18n
+from ..i18n import Text
 from .messages import patched
 
 T = TypeVar("T")
@@ -116,7 +118,7 @@ BUILDER = Builder()
 RETRY = "retry"   # what a builder returns when it cannot build now (its game is being changed)
 
 
-def _encoded(build: Callable[[], dict | str | None], conn: Connection) -> tuple[str, str, str | None] | str | None:
+def _encoded(build: Callable[[], dict | str | None], conn: Connection) -> tuple[dict, str, str | None] | str | None:
     """A screen built and encoded for *conn* (:meth:`Connection.encode`), in the builder thread."""
     message = build()
     return message if message is None or isinstance(message, str) else conn.encode(message)
@@ -144,10 +146,12 @@ class Connection:
 
     def __init__(self, socket: WebSocket, queue: int | None = None, rate: float | None = None,
                  burst: int | None = None, flood: int | None = None, send_timeout: float | None = None,
-                 patches: bool = False):
+                 patches: bool = False, lang: str = i18n.DEFAULT):
         self.socket = socket  # the limits: the module's (read now, so a test may change them)
+        self.lang = lang        # the page's language: what the connection itself says (rate, laggard) is said in it
         self.patches = patches  # the page takes a picture as the lines changed (messages.patched)
         self.picture: str | None = None   # ... and shows this one (the last sent)
+        self.log: list[str] | None = None   # ... and this log (the last sent)
         self.limit, self.flood = queue or QUEUE, flood or FLOOD
         self.send_timeout = send_timeout or SEND_TIMEOUT
         self.bucket = TokenBucket(rate or RATE, burst or BURST)
@@ -158,10 +162,11 @@ class Connection:
         self.warned = False     # told about the current run of dropped messages
         self.reason = ""        # why the server closed it
         self.sent = 0
-        self.last = ""          # the last message sent (a state: in whole, not as patched)
+        self.last: str | dict = ""   # the last message sent (a state: the message itself, not as patched)
         self.screens = 0        # screens queued so far
         self._sender: asyncio.Task | None = None
         self._closing: asyncio.Task | None = None
+        self._reading: asyncio.Future | None = None   # the read under way (cancelled by a close)
 
     # ---- sending -------------------------------------------------------------------------
 
@@ -181,16 +186,15 @@ class Connection:
             text = message
         self._queue(kind or "", text)
 
-    def encode(self, message: dict) -> tuple[str, str, str | None]:
-        """A state's JSON text in whole, as it goes to this page (patched against the picture
-        the page shows, :func:`.messages.patched`, if it takes patches), and its picture.
-        Called by the sender alone (or the builder while the sender waits for it), so the
-        picture the page shows is the one sent last."""
-        whole = json.dumps(message)
+    def encode(self, message: dict) -> tuple[dict, str, str | None]:
+        """A state (*message* itself, which the sender keeps to know the screen it sent last:
+        comparing it costs no encoding), its JSON text as it goes to this page (patched against
+        the picture the page shows, :func:`.messages.patched`, if it takes patches: the whole
+        message is then never encoded), and its picture. Called by the sender alone (or the
+        builder while the sender waits for it), so the picture and log the page shows are the
+        ones sent last."""
         svg = message.get("svg") if isinstance(message.get("svg"), str) else None
-        if not self.patches:
-            return whole, whole, svg
-        return whole, json.dumps(patched(message, self.picture)), svg
+        return message, json.dumps(patched(message, self.picture, self.log) if self.patches else message), svg
 
     def send_later(self, build: Callable[[], dict | str | None]) -> None:
         """Queue a screen (a state) that *build* makes when the sender reaches it, in the
@@ -210,7 +214,7 @@ class Connection:
                     break
         self.waiting.append((kind, item))
         if len(self.waiting) > self.limit:
-            self.close(LAGGARD, "this page could not keep up with the game; reload it")
+            self.close(LAGGARD, Text("this page could not keep up with the game; reload it"))
             return
         self.wake.set()
 
@@ -222,7 +226,7 @@ class Connection:
                     await self.wake.wait()
                     continue
                 kind, item = self.waiting.popleft()
-                whole: str | None = None
+                whole: dict | None = None
                 picture: str | None = None
                 if callable(item):   # a screen built now, off the event loop
                     queued = self.screens
@@ -249,28 +253,36 @@ class Connection:
                     self.last = whole if whole is not None else text
                     if picture is not None:
                         self.picture = picture
-                    elif kind == "handover":   # the page forgets the last person's picture
-                        self.picture = None
+                    elif kind == "handover":   # the page forgets the last person's picture and log
+                        self.picture = self.log = None
+                    if whole is not None and isinstance(whole.get("log"), list):
+                        self.log = whole["log"]
                 except TimeoutError:
-                    self.close(LAGGARD, "this page did not read what the server sent; reload it")
+                    self.close(LAGGARD, Text("this page did not read what the server sent; reload it"))
                 except Exception:  # the page went away
                     self.close(1000, "")
         except asyncio.CancelledError:
             pass
 
     def close(self, code: int = 1000, reason: str = "") -> None:
-        """Stop sending, and close the socket (without waiting for a page that does not read)."""
+        """Stop sending, and close the socket (without waiting for a page that does not read);
+        *reason* (an :class:`~speciation.i18n.Text`) is said in the page's language."""
         if self.closed.is_set():
             return
+        reason = i18n.translate(self.lang, reason) if reason else ""
         self.reason = reason
         self.waiting.clear()
         self.closed.set()
         self.wake.set()
+        if self._reading is not None:   # the page's reader stops (receive returns None)
+            self._reading.cancel()
         self._closing = asyncio.get_running_loop().create_task(self._close(code, reason))
 
     async def _close(self, code: int, reason: str) -> None:
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(self.socket.close(code, reason[:120]), CLOSE_TIMEOUT)
+            # a close reason holds at most 123 bytes: cut as UTF-8, never within a letter
+            await asyncio.wait_for(self.socket.close(code, reason.encode("utf-8")[:120].decode("utf-8", "ignore")),
+                                   CLOSE_TIMEOUT)
 
     async def finish(self) -> None:
         """The page is gone (or closed by the server): stop the sender, let the close be sent."""
@@ -300,27 +312,29 @@ class Connection:
                 return event
             self.dropped += 1
             if self.dropped >= self.flood:
-                self.close(FLOODED, "too many messages: this page was disconnected")
+                self.close(FLOODED, Text("too many messages: this page was disconnected"))
                 return None
             if not self.warned:
                 self.warned = True
-                self.send({"type": "error", "text": f"too many messages: at most {self.bucket.rate:g} a second; "
-                                                    "the ones past that were dropped"})
+                self.send({"type": "error", "text": i18n.translate(self.lang, Text(
+                    "too many messages: at most {rate} a second; the ones past that were dropped",
+                    rate=format(self.bucket.rate, "g")))})
         return None
 
     async def _next_event(self) -> dict[str, Any] | None:
-        receiving = asyncio.ensure_future(self.socket.receive())
-        closing = asyncio.ensure_future(self.closed.wait())
+        """The socket's next event, or None once the server closes the page (:meth:`close`
+        cancels the read: a flood's messages are each read, and none waits on the close)."""
+        if self.closed.is_set():
+            return None
+        self._reading = reading = asyncio.ensure_future(self.socket.receive())
         try:
-            done, _ = await asyncio.wait({receiving, closing}, return_when=asyncio.FIRST_COMPLETED)
+            return dict(await reading)
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if reading.cancelled() and self.closed.is_set() and not (task and task.cancelling()):
+                return None   # closed by the server: the read was cancelled, not this task
+            raise
+        except Exception:  # the socket went away
+            return None
         finally:
-            closing.cancel()
-        if receiving in done:
-            try:
-                return dict(receiving.result())
-            except Exception:  # the socket went away
-                return None
-        receiving.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await receiving
-        return None
+            self._reading = None

@@ -58,7 +58,8 @@ def parse_message(text: Any) -> dict:
     """A page's websocket message as a dict, or :class:`Refused` saying what is wrong."""
     if not isinstance(text, str):
         raise Refused(Text("send messages as JSON text"))
-    if len(text.encode("utf-8", "replace")) > MAX_MESSAGE:
+    # its size in UTF-8 is from len(text) to 4 * len(text) bytes: encoded only when that leaves a doubt
+    if len(text) > MAX_MESSAGE or (len(text) * 4 > MAX_MESSAGE and len(text.encode("utf-8", "replace")) > MAX_MESSAGE):
         raise Refused(Text("a message may not be larger than {size} KiB", size=MAX_MESSAGE // 1024))
     try:
         data = json.loads(text)

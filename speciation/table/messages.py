@@ -90,19 +90,41 @@ def handover(game: Game, to_seat: int) -> dict:
     return {"type": "handover", "seat": to_seat, "seat_name": player_name(game, to_seat)}
 
 
-def patched(message: dict, base: str | None) -> dict:
-    """*message* for a page that shows the picture *base* now (the last one it was sent) and
-    takes patches: its ``svg`` as ``svg_patch``, the lines that differ from *base*'s (by
-    number) and how many lines there are, when that is less than half the picture (a picture
-    changes in a few places after a move: the page is sent those, not the whole). The page
-    (``static/table.js``) makes the picture again from *base*; anything else, as it is."""
+def patched(message: dict, base: str | None, base_log: list[str] | None = None) -> dict:
+    """*message* for a page that shows the picture *base* and the log *base_log* now (the last
+    ones it was sent) and takes patches: its ``svg`` as ``svg_patch``, the lines that differ
+    from *base*'s (by number) and how many lines there are, when that is less than half the
+    picture (a picture changes in a few places after a move: the page is sent those, not the
+    whole); its ``log`` as ``log_patch``, how many of the last lines the page shows it keeps and
+    the lines after them, when it keeps any (the log grows at its end, and only its latest
+    :data:`LOG_LINES` are sent: a move adds a few lines, so the page is sent those). The page
+    (``static/table.js``) makes the picture and the log again; anything else, as it is."""
+    if message.get("type") != "state":
+        return message
+    out = message
     svg = message.get("svg")
-    if base is None or not isinstance(svg, str) or message.get("type") != "state":
-        return message
-    old, new = base.split("\n"), svg.split("\n")
-    lines = {i: line for i, line in enumerate(new) if i >= len(old) or old[i] != line}
-    if sum(map(len, lines.values())) > len(svg) // 2:
-        return message
-    out = {k: v for k, v in message.items() if k != "svg"}
-    out["svg_patch"] = {"length": len(new), "lines": lines}
+    if base is not None and isinstance(svg, str):
+        old, new = base.split("\n"), svg.split("\n")
+        lines = {i: line for i, line in enumerate(new) if i >= len(old) or old[i] != line}
+        if sum(map(len, lines.values())) <= len(svg) // 2:
+            out = {k: v for k, v in message.items() if k != "svg"}
+            out["svg_patch"] = {"length": len(new), "lines": lines}
+    log = message.get("log")
+    if base_log and isinstance(log, list) and (keep := _kept_lines(base_log, log)):
+        out = {k: v for k, v in out.items() if k != "log"}
+        out["log_patch"] = {"keep": keep, "add": log[keep:]}
     return out
+
+
+def _kept_lines(old: list[str], new: list[str]) -> int:
+    """How many of the last lines of *old* begin *new* (the most, 0 if none): what a page
+    showing *old* keeps of it to show *new*."""
+    if not new:
+        return 0
+    first = new[0]
+    for start, line in enumerate(old):
+        if line == first:
+            keep = len(old) - start
+            if keep <= len(new) and old[start:] == new[:keep]:
+                return keep
+    return 0

@@ -44,7 +44,7 @@ async def ws_replay(table: Any, socket: WebSocket, allowed: Callable[[Any], bool
         return await close_with(socket, i18n.Text("no such replay"), lang)
     asked = _seat_param(socket)
     seat = (asked if asked is not None and asked < replay.players else 0) if replay.only is False else replay.only
-    page = make_page(socket, seat=seat, conn=(conn := Connection(socket)), lang=lang)
+    page = make_page(socket, seat=seat, conn=(conn := Connection(socket, lang=lang)), lang=lang)
     conn.start()
     table.eviction.start(table)
     table.eviction.opened(ident, +1)

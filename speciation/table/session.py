@@ -206,10 +206,11 @@ class TableGame:
 
     # ---- undo ------------------------------------------------------------------------------------
 
-    def undo_refusal(self, seat: int) -> str | None:
+    def undo_refusal(self, seat: int, view: dict | None = None) -> str | None:
         """Why *seat* may not take back its last decision now (None: it may); never once the
-        game is over (the finished game stays finished)."""
-        return Text("the game is over") if self.game.is_over else self.undo_stack.refusal(seat)
+        game is over (the finished game stays finished). *view*: the seat's view of the game
+        now, if the caller has made it (it is not changed)."""
+        return Text("the game is over") if self.game.is_over else self.undo_stack.refusal(seat, view)
 
     def undo(self, seat: int) -> str | None:
         """Take back *seat*'s last decision and the agents' replies after it."""

@@ -354,9 +354,11 @@ def test_the_table_refuses_in_polish():
 
 
 def test_every_refusal_of_the_table_is_a_message_of_the_catalogue():
-    """What the table refuses with (``Refused(...)``, ``error(page, ...)``) is an ``i18n.Text``
-    (said in the page's language) or a value passed on, never a bare English string or f-string;
-    the one exception: an uploaded mod's positioned errors (the rule files' own English)."""
+    """What the table refuses with (``Refused(...)``, ``error(page, ...)``, a connection's
+    ``close(code, reason)``, an ``{"type": "error", "text": ...}`` message it builds) is an
+    ``i18n.Text`` (said in the page's language), a translation, or a value passed on, never a
+    bare English string or f-string; the one exception: an uploaded mod's positioned errors (the
+    rule files' own English)."""
     import ast
 
     from speciation.table import app
@@ -364,12 +366,22 @@ def test_every_refusal_of_the_table_is_a_message_of_the_catalogue():
     found = []
     for path in sorted(Path(app.__file__).parent.glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Dict):   # an error message built as a dict: its text
+                keys = [k.value if isinstance(k, ast.Constant) else None for k in node.keys]
+                if "text" in keys and any(isinstance(v, ast.Constant) and v.value == "error" for v in node.values):
+                    said = node.values[keys.index("text")]
+                    if isinstance(said, (ast.Constant, ast.JoinedStr, ast.BinOp)):
+                        found.append(f"{path.name}: {ast.unparse(said)[:80]}")
+                continue
             if not isinstance(node, ast.Call) or not node.args:
                 continue
             name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
-            said = node.args[1] if name == "error" and len(node.args) > 1 else node.args[0] if name == "Refused" else None
+            said = node.args[1] if name in ("error", "close") and len(node.args) > 1 \
+                else node.args[0] if name == "Refused" else None
+            if name == "close" and isinstance(said, ast.Constant) and said.value == "":
+                continue   # a close without a reason
             if isinstance(said, (ast.Constant, ast.JoinedStr, ast.BinOp)):
                 found.append(f"{path.name}: {ast.unparse(said)[:80]}")
-            elif isinstance(said, ast.Call) and ast.unparse(said.func) not in ("Text", "i18n.Text"):
+            elif isinstance(said, ast.Call) and name != "close" and ast.unparse(said.func) not in ("Text", "i18n.Text"):
                 found.append(f"{path.name}: {ast.unparse(said)[:80]}")
     assert found == ["uploads.py: scrub(errors.format(), paths)"]

@@ -182,3 +182,17 @@ def test_the_replay_socket_refuses_bad_messages_and_stays_open(running):
             assert says in recv(page, "error")["text"], message
         page.send('{"type": "step", "to": 2}')
         assert recv(page, "state")["step"] == 2
+
+
+def test_a_message_is_measured_in_utf8_bytes_before_it_is_parsed():
+    """The 64 KiB limit counts a message's UTF-8 bytes, not its characters (a letter such as
+    ż is two bytes), whether or not its length alone settles it."""
+    from speciation.table.guard import MAX_MESSAGE, Refused, parse_message
+
+    def padded(letter: str, count: int) -> str:
+        return json.dumps({"type": "ready", "pad": letter * count}, ensure_ascii=False)
+
+    assert parse_message(padded("ż", MAX_MESSAGE // 2 - 40))["type"] == "ready"   # under 64 KiB in bytes
+    for text in (padded("ż", MAX_MESSAGE // 2 + 10), padded("x", MAX_MESSAGE), padded("😀", MAX_MESSAGE // 4)):
+        with pytest.raises(Refused, match="larger than 64 KiB"):
+            parse_message(text)

@@ -207,8 +207,8 @@ def resampled(monkeypatch):
     differences: list[str] = []
     rng = random.Random(3)
 
-    def checked(game, seat, seats, lang):
-        message = built(game, seat, seats, lang)
+    def checked(game, seat, seats, lang, view=None):
+        message = built(game, seat, seats, lang, view)   # (the seat's view, when the table made it already)
         _shown(game.view(seat) if seat is not None else public_view(game), SHOWN.setdefault(seat, set()))
         # The faces this page does not see now and has never seen are in no text of it.
         unseen = _unseen_faces(game, seat) - SHOWN[seat]
@@ -324,8 +324,8 @@ def test_an_injected_leak_is_found(running, resampled, monkeypatch, leak):
     if leak == "message":
         built = messages.seat_state
 
-        def leaky(game, seat, seats, lang):
-            message = built(game, seat, seats, lang)
+        def leaky(game, seat, seats, lang, view=None):
+            message = built(game, seat, seats, lang, view)
             other = game.state["players"][1]
             held = [str(r[a]) for r in game.state["ent"].values() if other in (r.get("player"), r["id"])
                     for a in sorted(game.ruleset.hidden.private) if r.get(a)]

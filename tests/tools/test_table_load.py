@@ -4,6 +4,7 @@ generous 2 s, the goal being 150 ms p99: benchmarks/bench_table_load.py measures
 the server answering afterwards. Behaviour is asserted, not speed targets."""
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import socket as sockets
@@ -127,6 +128,28 @@ def test_a_page_over_its_rate_gets_one_error_and_its_messages_dropped(running, m
         while (message := json.loads(page.recv(timeout=10)))["type"] != "error":
             pass
         assert message["text"] == "there is no hand-over to accept"
+
+
+def test_a_polish_page_is_told_of_its_flood_in_polish(running, monkeypatch):
+    """What the connection itself says to a page (messages dropped, the page closed for
+    flooding) is in the page's language, the close reason within a close frame's 123 bytes."""
+    monkeypatch.setattr(connections, "FLOOD", 60)
+    session, url = game(running)
+    errors = []
+    with connect(url + "&lang=pl", max_size=None) as page:
+        json.loads(page.recv(timeout=30))
+        with contextlib.suppress(ConnectionClosed):
+            for _ in range(connections.BURST + 200):
+                page.send('{"type": "ready"}')
+        with contextlib.suppress(ConnectionClosed, TimeoutError):
+            while True:
+                message = json.loads(page.recv(timeout=10))
+                if message["type"] == "error":
+                    errors.append(message["text"])
+    assert page.close_code == connections.FLOODED
+    assert page.close_reason == "zbyt wiele wiadomości: ta strona została rozłączona"
+    assert "zbyt wiele wiadomości: najwyżej 20 na sekundę; nadmiarowe zostały pominięte" in errors, errors
+    assert not any(e.startswith("too many") for e in errors), errors
 
 
 def silent_page(url: str) -> sockets.socket:

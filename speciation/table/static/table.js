@@ -32,9 +32,11 @@ function send(message) {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
 }
 
-// The picture this page was sent last: a state may bring only the lines of its picture that
-// differ from it (svg_patch: their numbers and the number of lines; messages.patched).
+// The picture and log this page was sent last: a state may bring only the lines of its picture
+// that differ from it (svg_patch: their numbers and the number of lines) and the log's new lines
+// (log_patch: how many of the last lines shown stay, and the lines after them; messages.patched).
 let picture = "";
+let logShown = [];
 function patched(message) {
   if (message.type !== "state") return message;
   if (message.svg_patch) {
@@ -43,7 +45,13 @@ function patched(message) {
     message.svg = lines.join("\n");
     delete message.svg_patch;
   }
+  if (message.log_patch) {
+    const keep = message.log_patch.keep;
+    message.log = logShown.slice(logShown.length - keep).concat(message.log_patch.add);
+    delete message.log_patch;
+  }
   if (typeof message.svg === "string") picture = message.svg;
+  if (Array.isArray(message.log)) logShown = message.log;
   return message;
 }
 
@@ -61,7 +69,8 @@ function receive(message) {
 
 function showHandover(message) {
   state = null;
-  picture = "";  // the next person's picture comes whole (the server forgets it too)
+  picture = "";  // the next person's picture and log come whole (the server forgets them too)
+  logShown = [];
   Clicks.chosen(null);  // nothing of the last person's stays: their choice, a menu, a hover text
   hideMenu();
   $("menu").replaceChildren();

@@ -1,0 +1,57 @@
+"""The table server's work a person move, in one process: no network, no threads, no load.
+
+    python -P benchmarks/bench_table_work.py        # with each tree's interpreter, alternated
+
+Plays two original games (seats human, human, greedy; seeds 1 and 2; to their 160th decision
+or their end): each person's move a seeded random option through ``TableGame.choose`` (its undo
+checkpoint included), each agent's through ``TableGame.agent_step``, and after every change of
+the game each page's screen (seat 1, seat 2 and a spectator) built as the table builds it
+(``Table.screen``: the shared drawings, the seat's view, the undo check) and encoded for a page
+that takes patches (``Connection.encode``), as its sender does. Prints the CPU time over the
+person moves, the JSON sent a person move (before the websocket compresses it) and each
+game's digest (two trees compared must print the same digests). The CPU figure is what
+``bench_table_load.py``'s "server CPU a move" is made of, without the event loop, the
+websocket and the load that bend that one; not a test.
+"""
+from __future__ import annotations
+
+import random
+import time
+
+from speciation.table.app import Table
+from speciation.table.connections import Connection
+from speciation.table.session import TableGame
+
+
+def main() -> None:
+    table = Table(agent_delay=0.0)
+    cpu, moves, sent, digests = 0.0, 0, 0, []
+    for seed in (1, 2):
+        session = TableGame.new(f"g{seed}", "original", 3, ["human", "human", "greedy"], seed=seed)
+        table.sessions[session.ident] = session
+        pages = {seat: Connection(None, patches=True) for seat in (0, 1, None)}  # type: ignore[arg-type]
+        rng = random.Random(seed)
+        start = time.process_time()
+        while not session.game.is_over and session.game.decision_number < 160:
+            if session.agent_to_move():
+                session.agent_step()
+            else:
+                decision = session.game.decisions()[0]
+                session.choose(decision.player, decision.id, rng.randrange(len(decision.legal_actions())))
+                moves += 1
+            for seat, page in pages.items():
+                message = table.screen(session, seat, "en", None)
+                assert isinstance(message, dict)
+                _, text, picture = page.encode(message)
+                sent += len(text)
+                page.picture = picture   # what the sender keeps once it is sent
+                if hasattr(page, "log"):   # (a tree from before the log patches keeps no log)
+                    page.log = message["log"]
+        cpu += time.process_time() - start
+        digests.append(session.game.digest()[:12])
+    print(f"{1000 * cpu / moves:.1f} ms of CPU a person move ({cpu:.2f} s, {moves} person moves), "
+          f"{sent / moves / 1024:.1f} KiB of JSON sent a person move, digests {' '.join(digests)}")
+
+
+if __name__ == "__main__":
+    main()
