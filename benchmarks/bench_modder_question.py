@@ -34,10 +34,12 @@ HERE = Path(__file__).parent
 MODS = {"rumour": HERE / "mods" / "rumour", "head_start": HERE / "mods" / "head_start"}
 
 
-def ask(mod: Path, games: int, look_every: int, workers: int, minutes: float, seed: int) -> dict:
-    """Run one study on *mod*; stop it after *minutes*; its JSON report and the wall time."""
+def ask(mod: Path, games: int, look_every: int, workers: int, minutes: float, seed: int,
+        keep: str | None = None) -> dict:
+    """Run one study on *mod*; stop it after *minutes*; its JSON report and the wall time
+    (with *keep*, the study's JSON report is also kept in that folder, as MOD.json)."""
     with tempfile.TemporaryDirectory() as folder:
-        out = Path(folder) / "study.json"
+        out = Path(keep or folder) / (f"{mod.name}.json" if keep else "study.json")
         command = [sys.executable, "-m", "speciation", "balance", "original", "--players", "4", "--agents", "greedy",
                    "--compare-mod", str(mod), "--detect", "5", "--sequential", "--look-every", str(look_every),
                    "--games", str(games), "--workers", str(workers), "--seed", str(seed), "--quiet",
@@ -84,10 +86,11 @@ def main() -> int:
     parser.add_argument("--extrapolate", action="store_true",
                         help="also say how long the pairs the question needs would take at the measured rate")
     parser.add_argument("--json", help="write the results to this file")
+    parser.add_argument("--keep", help="keep each study's own JSON report in this folder (MOD.json)")
     args = parser.parse_args()
     results = []
     for name in args.mods.split(","):
-        found = ask(MODS[name], args.games, args.look_every, args.workers, args.minutes, args.seed)
+        found = ask(MODS[name], args.games, args.look_every, args.workers, args.minutes, args.seed, args.keep)
         results.append(found)
         print(f"{name}: {found['answer']} after {found['pairs']} complete pairs of {found['played']} played "
               f"({2 * (found['played'] or 0)} games) in {found['wall_seconds'] / 60:.1f} min wall "
