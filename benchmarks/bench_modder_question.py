@@ -16,7 +16,10 @@ chance source; Haybittle-Peto looks; see docs/agents.md, "Balance studies"), sen
 when the budget is spent (the study then reports on the pairs it has), and prints the wall
 time, the games played, the answer (moved / not moved / undecided), the largest change the
 95% intervals allow, and the CPU time per game over both sides (a mod may lengthen its games). With ``--extrapolate``, it also says how long the pairs the question
-needs would take at the measured rate (for a run shorter than the budget on a busy machine).
+needs would take at the measured rate (for a run shorter than the budget on a busy machine):
+the planned pairs, and with the measured spread of the pairs' differences the pairs that rule
+out and that detect 5 points, on an idle 2-core machine. ``--keep DIR`` keeps each study's own
+JSON report (``DIR/MOD.json``, every game of both sides) to be analysed again.
 """
 from __future__ import annotations
 
@@ -118,10 +121,11 @@ def main() -> int:
                       f"{found['needed'] * 2 * cpu / 2 / 60:.0f} min on an idle 2-core machine")
             if cpu and sd and found["answer"] == "undecided":
                 from speciation.balance.paired import pairs_needed
-                needed = pairs_needed(0.05, 4, sd)["pairs_to_rule_out"]
-                print(f"  with the measured spread of the pairs' differences (sd {sd:.3f}) ruling out 5 points "
-                      f"needs about {needed} pairs: {needed * 2 * cpu / 2 / 60:.0f} min on an idle 2-core "
-                      f"machine at the measured {cpu:.2f} CPU s per game")
+                plan = pairs_needed(0.05, 4, sd)
+                for what, needed in (("ruling out", plan["pairs_to_rule_out"]), ("detecting", plan["pairs_to_detect"])):
+                    print(f"  with the measured spread of the pairs' differences (sd {sd:.3f}) {what} 5 points "
+                          f"needs about {needed} pairs: {needed * 2 * cpu / 2 / 60:.0f} min on an idle 2-core "
+                          f"machine at the measured {cpu:.2f} CPU s per game")
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1), encoding="utf-8")
     return 0
