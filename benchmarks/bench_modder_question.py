@@ -16,7 +16,10 @@ chance source; Haybittle-Peto looks; see docs/agents.md, "Balance studies"), sen
 when the budget is spent (the study then reports on the pairs it has), and prints the wall
 time, the games played, the answer (moved / not moved / undecided), the largest change the
 95% intervals allow, and the CPU time per game over both sides (a mod may lengthen its games). With ``--extrapolate``, it also says how long the pairs the question
-needs would take at the measured rate (for a run shorter than the budget on a busy machine).
+needs would take at the measured rate (for a run shorter than the budget on a busy machine):
+the planned pairs, and with the measured spread of the pairs' differences the pairs that rule
+out and that detect 5 points, on an idle 2-core machine. ``--keep DIR`` keeps each study's own
+JSON report (``DIR/MOD.json``, every game of both sides) to be analysed again.
 """
 from __future__ import annotations
 
@@ -34,10 +37,12 @@ HERE = Path(__file__).parent
 MODS = {"rumour": HERE / "mods" / "rumour", "head_start": HERE / "mods" / "head_start"}
 
 
-def ask(mod: Path, games: int, look_every: int, workers: int, minutes: float, seed: int) -> dict:
-    """Run one study on *mod*; stop it after *minutes*; its JSON report and the wall time."""
+def ask(mod: Path, games: int, look_every: int, workers: int, minutes: float, seed: int,
+        keep: str | None = None) -> dict:
+    """Run one study on *mod*; stop it after *minutes*; its JSON report and the wall time
+    (with *keep*, the study's JSON report is also kept in that folder, as MOD.json)."""
     with tempfile.TemporaryDirectory() as folder:
-        out = Path(folder) / "study.json"
+        out = Path(keep or folder) / (f"{mod.name}.json" if keep else "study.json")
         command = [sys.executable, "-m", "speciation", "balance", "original", "--players", "4", "--agents", "greedy",
                    "--compare-mod", str(mod), "--detect", "5", "--sequential", "--look-every", str(look_every),
                    "--games", str(games), "--workers", str(workers), "--seed", str(seed), "--quiet",
@@ -84,10 +89,11 @@ def main() -> int:
     parser.add_argument("--extrapolate", action="store_true",
                         help="also say how long the pairs the question needs would take at the measured rate")
     parser.add_argument("--json", help="write the results to this file")
+    parser.add_argument("--keep", help="keep each study's own JSON report in this folder (MOD.json)")
     args = parser.parse_args()
     results = []
     for name in args.mods.split(","):
-        found = ask(MODS[name], args.games, args.look_every, args.workers, args.minutes, args.seed)
+        found = ask(MODS[name], args.games, args.look_every, args.workers, args.minutes, args.seed, args.keep)
         results.append(found)
         print(f"{name}: {found['answer']} after {found['pairs']} complete pairs of {found['played']} played "
               f"({2 * (found['played'] or 0)} games) in {found['wall_seconds'] / 60:.1f} min wall "
@@ -115,10 +121,11 @@ def main() -> int:
                       f"{found['needed'] * 2 * cpu / 2 / 60:.0f} min on an idle 2-core machine")
             if cpu and sd and found["answer"] == "undecided":
                 from speciation.balance.paired import pairs_needed
-                needed = pairs_needed(0.05, 4, sd)["pairs_to_rule_out"]
-                print(f"  with the measured spread of the pairs' differences (sd {sd:.3f}) ruling out 5 points "
-                      f"needs about {needed} pairs: {needed * 2 * cpu / 2 / 60:.0f} min on an idle 2-core "
-                      f"machine at the measured {cpu:.2f} CPU s per game")
+                plan = pairs_needed(0.05, 4, sd)
+                for what, needed in (("ruling out", plan["pairs_to_rule_out"]), ("detecting", plan["pairs_to_detect"])):
+                    print(f"  with the measured spread of the pairs' differences (sd {sd:.3f}) {what} 5 points "
+                          f"needs about {needed} pairs: {needed * 2 * cpu / 2 / 60:.0f} min on an idle 2-core "
+                          f"machine at the measured {cpu:.2f} CPU s per game")
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1), encoding="utf-8")
     return 0

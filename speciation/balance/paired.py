@@ -10,8 +10,10 @@ seats with and without the change), from statsmodels and SciPy:
   two one-sided tests (``ttost_paired``) put its change within ±detect, else *undecided*;
 - power (``TTestPower``): before a study, how many pairs detect a change of *detect* points;
   after, the change the study would have detected, and the largest change its intervals allow;
-- sequential looks (Haybittle-Peto: every interim look decides only at p < 0.001, the last
-  at what is left of the error rate, so the overall error rate stays within it by Bonferroni).
+- sequential looks (Haybittle-Peto: every interim look decides only at p < 0.001, the final
+  analysis at what the looks actually made leave of the error rate, so the overall error
+  rate stays within it by Bonferroni; a study stopped early by its time budget keeps what its
+  unmade looks would have spent).
 """
 from __future__ import annotations
 
@@ -178,12 +180,22 @@ def looks(max_pairs: int, every: int) -> list[int]:
 
 
 def look_alpha(number: int, count: int, alpha: float = ALPHA) -> float:
-    """The error rate of look *number* (1-based) of *count*: Haybittle-Peto, the last look
-    gets what the interim looks leave of *alpha* (Bonferroni: the overall rate is at most
+    """The error rate of look *number* (1-based) of *count* planned: Haybittle-Peto, the last
+    look gets what the interim looks leave of *alpha* (Bonferroni: the overall rate is at most
     *alpha*)."""
     if number < count:
         return INTERIM_ALPHA
-    return max(alpha - INTERIM_ALPHA * (count - 1), INTERIM_ALPHA)
+    return final_alpha(count - 1, alpha)
+
+
+def final_alpha(interim_looks: int, alpha: float = ALPHA) -> float:
+    """The error rate of the final analysis after *interim_looks* looks were made (each at
+    ``INTERIM_ALPHA``): what they leave of *alpha*. A study stopped before its planned end
+    (a time budget, Ctrl-C) has made fewer looks than planned and keeps what the others would
+    have spent: by Bonferroni the chance of a wrong answer over all its analyses is still at
+    most *alpha* (the number of looks made depends on when the study was stopped, not on
+    what the looks found)."""
+    return max(alpha - INTERIM_ALPHA * interim_looks, INTERIM_ALPHA)
 
 
 def paired_shift(first: Sequence, second: Sequence, read) -> dict | None:

@@ -88,7 +88,11 @@ def comparison_lines(c: dict) -> list[str]:
         lines.append(f"  look {look['look']}: {look['pairs']} pairs, error rate {look['alpha']:g}: {look['answer']}")
     if c.get("detect") is not None:
         question = f"does it move a seat's win share by {100 * c['detect']:g} points?"
-        lines.append(f"  answer at error rate {c['alpha']:g} ({question}): {c['answer'].upper()}")
+        made = len(c.get("looks", []))
+        why = ""
+        if made and not str(c.get("stopped") or "").startswith("decided"):
+            why = f", what the {made} look{'s' if made > 1 else ''} made leave of the study's error rate"
+        lines.append(f"  answer at error rate {c['alpha']:g}{why} ({question}): {c['answer'].upper()}")
     if c.get("largest_change_allowed") is not None and c.get("answer") != "moved":
         lines.append(f"  no detectable difference larger than \u00b1{100 * c['largest_change_allowed']:.1f} points "
                      f"at 95% with {c['pairs']} pairs ({2 * c['pairs']} games): every seat's interval lies within it")

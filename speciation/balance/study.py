@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Generator
 from typing import Any
 
-from .paired import ALPHA, compare_paired, look_alpha, looks
+from .paired import ALPHA, compare_paired, final_alpha, look_alpha, looks
 from .runner import Config, GameRecord, Stopped, _run_on_dask, stream_games, tasks_for
 
 
@@ -18,7 +18,8 @@ def run_comparison(first: Config, second: Config, workers: int = 1, dask: Any = 
     study: after every *look_every* pairs the paired tests run at the look's error rate
     (:func:`.paired.look_alpha`) and the study stops once the answer is ``moved`` or ``not
     moved``. Returns ``{"first": records, "second": records, "looks": [...], "stopped": why
-    or None, "alpha": the error rate of the final analysis}``. *each(number, record)*:
+    or None, "alpha": the error rate of the final analysis}`` (what the looks made leave of
+    *alpha*: :func:`.paired.final_alpha`). *each(number, record)*:
     every record as it comes (number 0 or 1: which configuration)."""
     tasks = tasks_for([first, second])
     plan = looks(first.games, look_every) if look_every and detect is not None else [first.games]
@@ -56,7 +57,7 @@ def run_comparison(first: Config, second: Config, workers: int = 1, dask: Any = 
     finally:
         games.close()  # terminates the workers
     del records[0][len(records[1]):]  # a game whose pair is unfinished is not counted
-    final = look_alpha(len(plan), len(plan), alpha) if len(plan) > 1 else alpha
+    final = final_alpha(len(done), alpha) if len(plan) > 1 else alpha  # what the looks made leave
     if done and stopped and stopped.startswith("decided"):
         final = done[-1]["alpha"]
     return {"first": records[0], "second": records[1], "looks": done, "stopped": stopped, "alpha": final,

@@ -18,7 +18,7 @@ from scipy import stats
 
 from speciation import Game, load_ruleset
 from speciation.api import load_save, save_json
-from speciation.balance.paired import (card_figures, compare_paired, look_alpha, looks,
+from speciation.balance.paired import (card_figures, compare_paired, final_alpha, look_alpha, looks,
                                        pairs_needed)
 from speciation.balance.runner import Config, GameRecord, tasks_for
 from speciation.cli import main
@@ -87,6 +87,31 @@ def test_power_before_and_the_sequential_error_rates():
     assert pairs_needed(0.05, 4, sd=0.3)["pairs_to_detect"] < plan["pairs_to_detect"] / 4
     assert looks(200, 50) == [50, 100, 150, 200] and looks(100, 0) == [100]
     assert [look_alpha(i, 4) for i in (1, 2, 3)] == [0.001] * 3 and look_alpha(4, 4) == pytest.approx(0.047)
+    assert final_alpha(0) == 0.05 and final_alpha(3) == pytest.approx(0.047) and final_alpha(100) == 0.001
+
+
+def test_a_study_stopped_early_keeps_the_error_rate_of_the_looks_it_did_not_make():
+    # 400 pairs planned, a look every 20: 19 interim looks at 0.001 would leave 0.031 to the last;
+    # stopped after 50 pairs (2 looks made, the pairs identical: undecided at 0.001 with 40), the
+    # final analysis is at 0.05 - 2 x 0.001, and its answer uses it (0.9^50 = 0.005: not moved)
+    from speciation.balance.study import run_comparison
+    first = Config(TOY, 2, "random", games=400, streams="per_source")
+    second = Config(TOY, 2, "random", mods=(EVEN,), games=400, streams="per_source")
+
+    def stop(number: int, record: GameRecord) -> None:
+        if number == 1 and record.index == 49:
+            raise KeyboardInterrupt
+
+    study = run_comparison(first, second, each=stop, detect=0.1, look_every=20)
+    assert [look["pairs"] for look in study["looks"]] == [20, 40]
+    assert [look["answer"] for look in study["looks"]] == ["undecided"] * 2
+    assert study["stopped"] == "interrupted (Ctrl-C)" and study["alpha"] == pytest.approx(0.048)
+    found = compare_paired(study["first"], study["second"], detect=0.1, alpha=study["alpha"])
+    assert found["pairs"] == found["identical_pairs"] == 50 and found["answer"] == "not moved"
+    from speciation.balance.report import comparison_lines
+    found.update(looks=study["looks"], stopped=study["stopped"])
+    text = "\n".join(comparison_lines(found))
+    assert "answer at error rate 0.048, what the 2 looks made leave of the study's error rate" in text
 
 
 def test_card_figures_count_takes_games_and_takers_who_won():
