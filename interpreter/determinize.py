@@ -60,7 +60,7 @@ def determinize(game, seat: int, generator: random.Random, log: bool = True):
     heads = hidden.shown_heads  # a face-up first item is known: it stays
     secret = set(hidden.contents)
     private = set(hidden.private)
-    order_only = set(hidden.order) - secret - private
+    order_only = frozenset(hidden.order) - secret - private
     group_of = {attr: attr for attr in secret | private}
     for group in hidden.groups:
         for attr in group:
@@ -70,18 +70,21 @@ def determinize(game, seat: int, generator: random.Random, log: bool = True):
     relevant = order_only | secret | private
     slots: dict[Any, list[tuple[Any, Any]]] = {}
     singles: dict[str, list[str]] = {}
-    for ident in sorted(state["ent"]):
-        record = state["ent"][ident]
-        if relevant.isdisjoint(record):
-            continue
-        for attr in sorted(order_only & set(record)):
+    ent = state["ent"]
+    kept = frozenset(secret | private)
+    for ident in [ident for ident in sorted(ent) if not relevant.isdisjoint(ent[ident])]:
+        record = ent[ident]
+        ordered, kept_here = _hidden_attributes(record, order_only, kept)
+        for attr in ordered:
             if isinstance(record[attr], list):
                 for start, stop in _segments(record[attr], tails.get(attr, 0)):
                     _collect(slots, (ident, attr, start), record[attr], range(start, stop))
+        if not kept_here:
+            continue
         owner = record["id"] if record.get("kind") == "player" else record.get("player")
         if FIELD in record or (hidden.faces and face_of(hidden, record) is not None):
             owner = me if sees(hidden, record, me) else None  # as the view shows them
-        for attr in sorted((secret | private) & set(record)):
+        for attr in kept_here:
             if attr not in secret and owner == me:
                 continue  # the seat's own private things (or those it sees) are known to it
             value = record[attr]
@@ -118,6 +121,23 @@ def determinize(game, seat: int, generator: random.Random, log: bool = True):
     state["chance"] = []
     copy.state_edited()
     return copy
+
+
+_ATTRIBUTES: dict[tuple, tuple[list, list]] = {}  # see _hidden_attributes
+
+
+def _hidden_attributes(record: dict, order_only: frozenset, kept: frozenset) -> tuple[list, list]:
+    """The attributes of *record* among *order_only* and among *kept* (secret or private),
+    each sorted: remembered by the record's attribute names (entities of a kind share them),
+    so the sets are not built again for every record of every copy."""
+    key = (tuple(record), order_only, kept)
+    found = _ATTRIBUTES.get(key)
+    if found is None:
+        if len(_ATTRIBUTES) > 4096:
+            _ATTRIBUTES.clear()
+        names = set(record)
+        found = _ATTRIBUTES[key] = (sorted(order_only & names), sorted(kept & names))
+    return found
 
 
 def _copy_state(state: dict) -> dict:

@@ -60,7 +60,7 @@ class Trial:
     def __init__(self, game):
         self.game = game
         state = game.state
-        self._pristine = marshal.loads(marshal.dumps({k: v for k, v in state.items() if k != "log"}))
+        self._pristine = _snapshot(state, game.ruleset)
         self._frozen: dict[Any, bytes] = {}  # a part (or an entity's record) frozen, made when first put back
         self._log_size = len(state["log"])
         self._decisions = game.decision_number
@@ -187,6 +187,33 @@ class Trial:
         return marshal.loads(frozen)
 
 
+def _snapshot(state: dict, ruleset) -> dict:
+    """The state (without its log) as it is now, to compare with and put back from; never
+    changed. In a ruleset whose statements all note what they write, create or destroy no entity
+    and show or hide nothing, a value no statement writes never changes (the trial compares
+    only written attributes anyway): the snapshot's records then share those values with the
+    game's and copy only the written ones that are lists or maps (about half the work of a
+    whole copy). Otherwise everything is copied."""
+    rest = marshal.loads(marshal.dumps({k: v for k, v in state.items() if k != "log" and k != "ent"}))
+    ent = state["ent"]
+    marks, shows = _mark_writes(ruleset)  # (first: the layout's signs include the marks)
+    layout, whole = _layout(ruleset, ent)
+    if whole or shows or not marks or getattr(getattr(ruleset, "compiler", None), "written", None) is None:
+        rest["ent"] = marshal.loads(marshal.dumps(ent))
+        return rest
+    before = {ident: record.copy() for ident, record in ent.items()}
+    places = []  # (record, attribute) of the written values that can change in place
+    for attr, _getter, holders, _signs in layout:
+        for ident in holders:
+            record = before[ident]
+            if not isinstance(record[attr], _IMMUTABLE):
+                places.append((record, attr))
+    for (record, attr), value in zip(places, marshal.loads(marshal.dumps([r[a] for r, a in places]))):
+        record[attr] = value
+    rest["ent"] = before
+    return rest
+
+
 def _mark_writes(ruleset) -> tuple[frozenset, bool]:
     """Make every statement that writes an attribute also forget that attribute's *mark* (a
     name no rule function has) from the remembered values, as it forgets the functions that
@@ -252,6 +279,7 @@ def _layout(ruleset, ent: dict) -> tuple:
     statement that writes it makes stale)], whether entities may be created or destroyed) for
     the attributes a statement of *ruleset* can write (every attribute when the ruleset does
     not say; the visibility field apart), made once per ruleset, set of entities and program."""
+    _mark_writes(ruleset)  # the statements' marks first: they are among the signs
     nodes = getattr(ruleset, "nodes", None) or []
     key = (list(ent), len(nodes))
     known = _LAYOUTS.get(id(ruleset))

@@ -126,3 +126,22 @@ def test_an_entity_destroyed_and_created_again_under_its_id_is_put_back():
         tried.apply(tried.legal_actions()[index])
         plain.apply(plain.legal_actions()[index])
         assert tried.digest() == plain.digest(), f"after {len(plain.history)} decisions"
+
+
+def test_a_trial_snapshot_copies_every_written_list_and_map_and_only_those_may_be_shared_otherwise():
+    # the original notes every write and creates nothing: its snapshot shares the values no
+    # statement writes and copies the written lists and maps (the rules change those in place)
+    game = Game.new(load_ruleset("original"), 4, 1)
+    written = game.ruleset.compiler.written
+    before = game.trial()._pristine["ent"]
+    copied = shared = 0
+    for ident, record in game.state["ent"].items():
+        for attr, value in record.items():
+            if isinstance(value, (list, dict)):
+                assert before[ident][attr] == value
+                if attr in written:
+                    assert before[ident][attr] is not value
+                    copied += 1
+                else:
+                    shared += before[ident][attr] is value
+    assert copied and shared
