@@ -18,7 +18,7 @@ from ..dsl import graph as g
 from ..dsl.errors import RuleRuntimeError
 from . import fibers, triggers, visibility
 from .compiler import keep
-from .decisions import checking, fire_checks, settle, subsets
+from .decisions import checking, fire_checks, settle, subsets, unsettled
 from .errors import call_chain, in_authors_words, mark
 from .limits import DEFAULT, BudgetError, Limits, Meter, check_sequence, check_text
 from .steps import Steps
@@ -372,7 +372,7 @@ class Machine(Steps):
 
     def ask(self, stmt: g.Choose, env: dict, options: list) -> bool:
         """A choice among *options*: pending (True), unless there is nothing to choose."""
-        if self.ruleset.checks and not checking(self) and fire_checks(self, stmt.id, env):
+        if self.ruleset.checks and unsettled(self) and not checking(self) and fire_checks(self, stmt.id, env):
             return True  # the checks' effects run first; the choice is asked again after them
         if stmt.count is not None:
             options = subsets(self, stmt, env, options)
