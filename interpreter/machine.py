@@ -224,9 +224,24 @@ class Machine(Steps):
                             meter.check()
                     else:
                         stack.pop()
-                elif kind is g.While:
-                    if node.test(self, env):
-                        stack.append([node.body.id, 0, None, frame[3]])
+                elif kind is g.While:  # as For: a body with a runner is run here, round after round
+                    body = node.body
+                    while node.test(self, env):
+                        child = [body.id, 0, None, frame[3]]
+                        stack.append(child)
+                        if not body.runner:
+                            break  # the machine steps the body
+                        stmt = body
+                        meter.left -= 1  # (the work of stepping the body's frame, and then this one's)
+                        if meter.left < meter.next_check:
+                            meter.check()
+                        if body.runner(self, child, env):
+                            break  # it paused (or unwound)
+                        stack.pop()
+                        stmt = node
+                        meter.left -= 1
+                        if meter.left < meter.next_check:
+                            meter.check()
                     else:
                         stack.pop()
                 elif kind is g.Repeat:
