@@ -87,6 +87,17 @@ def fire_checks(rt: Machine, choose: int | None, env: dict | None) -> bool:
     return False
 
 
+def unsettled(rt: Machine) -> bool:
+    """Might a state check hold (one not remembered to hold for no item)? When none might,
+    making the checks does nothing, so the machine need not look for a running check's
+    effect (:func:`checking`, a walk down the stack) before a choice."""
+    memo = rt.memo
+    for check in rt.ruleset.checks:
+        if check.settled not in memo:
+            return True
+    return False
+
+
 def checking(rt: Machine) -> bool:
     """Is a state check's effect running (a Settle frame on the stack)?"""
     settle_id = rt.ruleset.settle_id

@@ -18,7 +18,7 @@ from ..dsl import graph as g
 from ..dsl.errors import RuleRuntimeError
 from . import fibers, triggers, visibility
 from .compiler import keep
-from .decisions import checking, fire_checks, settle, subsets
+from .decisions import checking, fire_checks, settle, subsets, unsettled
 from .errors import call_chain, in_authors_words, mark
 from .limits import DEFAULT, BudgetError, Limits, Meter, check_sequence, check_text
 from .steps import Steps
@@ -224,9 +224,24 @@ class Machine(Steps):
                             meter.check()
                     else:
                         stack.pop()
-                elif kind is g.While:
-                    if node.test(self, env):
-                        stack.append([node.body.id, 0, None, frame[3]])
+                elif kind is g.While:  # as For: a body with a runner is run here, round after round
+                    body = node.body
+                    while node.test(self, env):
+                        child = [body.id, 0, None, frame[3]]
+                        stack.append(child)
+                        if not body.runner:
+                            break  # the machine steps the body
+                        stmt = body
+                        meter.left -= 1  # (the work of stepping the body's frame, and then this one's)
+                        if meter.left < meter.next_check:
+                            meter.check()
+                        if body.runner(self, child, env):
+                            break  # it paused (or unwound)
+                        stack.pop()
+                        stmt = node
+                        meter.left -= 1
+                        if meter.left < meter.next_check:
+                            meter.check()
                     else:
                         stack.pop()
                 elif kind is g.Repeat:
@@ -372,7 +387,7 @@ class Machine(Steps):
 
     def ask(self, stmt: g.Choose, env: dict, options: list) -> bool:
         """A choice among *options*: pending (True), unless there is nothing to choose."""
-        if self.ruleset.checks and not checking(self) and fire_checks(self, stmt.id, env):
+        if self.ruleset.checks and unsettled(self) and not checking(self) and fire_checks(self, stmt.id, env):
             return True  # the checks' effects run first; the choice is asked again after them
         if stmt.count is not None:
             options = subsets(self, stmt, env, options)

@@ -82,6 +82,8 @@ class Ruleset:
     # kinds with a 'max': kind -> (ids of its declared entities, the ids it may create: kind#1 ...)
     creatable: dict[str, tuple[list[str], list[str]]] = field(default_factory=dict)
     kind_defaults: dict[str, dict] = field(default_factory=dict)  # the attributes of a created entity
+    # kind with a 'max' -> each id it may create -> its place among them (Steps.created)
+    created_rank: dict[str, dict[str, int]] = field(default_factory=dict)
     checks: list[g.Check] = field(default_factory=list)  # state checks (interpreter/decisions.py)
     settle_id: int | None = None  # the node id of the machine's Settle marker (with checks)
     before: dict[str, list[g.Trigger]] = field(default_factory=dict)  # event -> its before:/instead: triggers
@@ -230,6 +232,7 @@ class RulesetBuilder(Definitions):
             digest=self.digest(), presentation=self.presentation, mod_digests=list(self.mod_digests), sources=self.sources,
             compiler=compiler, mod_infos=self.mod_infos, conventions=conventions, hidden=hidden,
             copies=_by_deck(copies, card_entities), creatable=creatable,
+            created_rank={kind: {ident: n for n, ident in enumerate(ids)} for kind, (_, ids) in creatable.items()},
             kind_defaults={kind: plain_value(self.kinds.get(kind, {})) for kind in creatable},
             before=before, trigger_list=trigger_list, abilities=abilities, order_choice=choice,
             checks=checks, settle_id=settle_id)

@@ -140,15 +140,19 @@ def masked(rt, hidden, value: Any, me: Any) -> str:
 
 
 def _mentions_unseen(rt, hidden, values) -> bool:
+    ent = rt.ent
     for value in values:
         if isinstance(value, list):
             if _mentions_unseen(rt, hidden, value):
                 return True
             continue
-        record = rt.ent.get(value) if isinstance(value, str) else None
-        if record is not None and record.get(FIELD) != ALL and face_of(hidden, record) is not None:
+        record = ent.get(value) if isinstance(value, str) else None
+        if record is None:
+            continue
+        seen = record.get(FIELD)
+        if seen != ALL:
             face = face_of(hidden, record)
-            if record.get(FIELD) is not None or face.seen_by != ALL:
+            if face is not None and (seen is not None or face.seen_by != ALL):
                 return True
     return False
 
