@@ -43,13 +43,13 @@ def test_license_is_an_spdx_string():
 def test_the_test_tools_are_a_test_extra_used_by_tests_only():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     runtime = {d.split(">")[0].split("[")[0] for d in project["dependencies"]}
-    tools = {"pytest", "hypothesis", "ruff", "mypy", "types-PyYAML", "types-jsonschema", "types-tqdm"}
+    tools = {"pytest", "hypothesis", "pytest-xdist", "ruff", "mypy", "types-PyYAML", "types-jsonschema", "types-tqdm"}
     assert not runtime & tools
     assert {d.split(">")[0] for d in project["optional-dependencies"]["test"]} == tools
     importing = [str(path.relative_to(ROOT)) for folder in ("dsl", "interpreter", "speciation", "benchmarks")
                  for path in (ROOT / folder).rglob("*.py")
                  if any(line.startswith(("import pytest", "from pytest", "import hypothesis", "from hypothesis",
-                                         "import mypy", "from mypy", "import ruff"))
+                                         "import xdist", "from xdist", "import mypy", "from mypy", "import ruff"))
                         for line in path.read_text(encoding="utf-8").splitlines())]
     assert importing == []
 
