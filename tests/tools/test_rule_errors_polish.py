@@ -265,3 +265,6 @@ def test_speciation_check_speaks_the_language_of_the_environment(tmp_path, monke
     assert f"{mod}:4:3: error: cannot change card 'aquatik': no earlier layer defines it" in said["C.UTF-8"]
     assert f"{mod}:4:3: błąd: nie można zmienić karty 'aquatik'" in said["pl_PL.UTF-8"]
     assert said["pl_PL.UTF-8"].count(": błąd: ") == said["C.UTF-8"].count(": error: ") == 5
+    assert main(["check", "--ruleset", "original", str(mod)]) == 1   # a lone mod file
+    lone = capsys.readouterr().err
+    assert f"{mod}:4:3: błąd (original): nie można zmienić karty 'aquatik'" in lone and "error" not in lone
