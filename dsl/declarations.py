@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import CompileError, RuleError, Span, did_you_mean
+from .errors import CompileError, RuleError, Span, did_you_mean, msg
 
 # role -> (values it is called with, what calls it); the docs' table is written from this
 ROLES: dict[str, tuple[tuple[str, ...], str]] = {
@@ -49,20 +49,25 @@ def check_conventions(manifest: Any, functions: dict[str, tuple[list[str], Any, 
         if name is None:
             if role not in functions:
                 if role in REQUIRED:
-                    errors.append(CompileError(f"the ruleset has no '{role}({', '.join(params)})' function", origin))
+                    errors.append(CompileError(msg("the ruleset has no '{role}({params})' function", role=role,
+                                                   params=", ".join(params)), origin))
                 continue
             name, where = role, functions[role][2]
         name = str(name)
         if name not in functions:
-            errors.append(CompileError(f"the '{role}' convention names no rule function '{name}'", where,
+            errors.append(CompileError(msg("the '{role}' convention names no rule function '{name}'", role=role, name=name), where,
                                        did_you_mean(name, functions)))
             continue
         have = functions[name][0]
         if len(have) != len(params):
-            wanted = f"{len(params)} value{'s' if len(params) != 1 else ''} ({', '.join(params)})" if params \
-                else "no values"
-            errors.append(CompileError(f"'{name}' takes {len(have)} value{'s' if len(have) != 1 else ''}, but "
-                                       f"the '{role}' convention calls it with {wanted}", where))
+            wanted = (msg("{count} value ({params})", count=len(params), params=", ".join(params)) if len(params) == 1
+                      else msg("{count} values ({params})", count=len(params), params=", ".join(params))) if params \
+                else msg("no values")
+            takes = msg("'{name}' takes {count} value, but the '{role}' convention calls it with {wanted}",
+                        name=name, count=len(have), role=role, wanted=wanted) if len(have) == 1 else \
+                msg("'{name}' takes {count} values, but the '{role}' convention calls it with {wanted}",
+                    name=name, count=len(have), role=role, wanted=wanted)
+            errors.append(CompileError(takes, where))
             continue
         out[role] = name
     return out, errors
@@ -126,14 +131,15 @@ def hidden_of(section: dict, spans: dict, attributes: set[str], origin: Span,
     face is its cards', as ``visibility.face_of`` reads it) and for a table that still
     declares hidden information the former way (*tables*)."""
     errors: list[RuleError] = [
-        CompileError(f"the table '{name}' no longer declares hidden information: write it as "
-                     f"'{FORMER_TABLES[name]}' in a 'hidden' section", span)
+        CompileError(msg("the table '{name}' no longer declares hidden information: write it as "
+                         "'{instead}' in a 'hidden' section", name=name, instead=FORMER_TABLES[name]), span)
         for name, (_, span) in (tables or {}).items() if name in FORMER_TABLES]
 
     def known(name: Any, path: tuple) -> bool:
         if isinstance(name, str) and name in attributes:
             return True
-        errors.append(CompileError(f"in 'hidden' → '{path[0]}': no kind or entity has an attribute '{name}'",
+        errors.append(CompileError(msg("in 'hidden' → '{section}': no kind or entity has an attribute '{name}'",
+                                       section=path[0], name=name),
                                    spans.get(path, spans.get(path[:1], origin)), did_you_mean(str(name), sorted(attributes))))
         return False
 
@@ -151,8 +157,9 @@ def hidden_of(section: dict, spans: dict, attributes: set[str], origin: Span,
     for kind, spec in (section.get("faces") or {}).items():
         where = spans.get(("faces", kind), spans.get(("faces",), origin))
         if kinds is not None and kind not in kinds and kind not in decks:
-            named = "kind or deck" if decks else "kind"
-            errors.append(CompileError(f"in 'hidden' → 'faces': there is no {named} '{kind}'", where,
+            none = msg("in 'hidden' → 'faces': there is no kind or deck '{name}'", name=kind) if decks \
+                else msg("in 'hidden' → 'faces': there is no kind '{name}'", name=kind)
+            errors.append(CompileError(none, where,
                                        did_you_mean(str(kind), sorted(set(kinds) | set(decks)))))
             continue
         listed = spec.get("attributes") if isinstance(spec, dict) else spec

@@ -3,6 +3,12 @@
 Every error a rule author can cause is a :class:`RuleError` carrying a
 :class:`Span`; all of them print as ``path:line:col: error: message`` followed
 by the source line and a caret, so that a whole batch reads like a compiler's.
+
+Their messages (and hints) are :class:`Message` objects: the English text, which is what
+``.message`` holds and prints, keeping the catalogue template it was made from and the
+values filled in (the names and words the rule author wrote are values, never translated),
+so that ``format(gettext=...)`` can say the same in another language (the ``rules``
+gettext domain: ``speciation/locale/<lang>/LC_MESSAGES/rules.po``).
 """
 from __future__ import annotations
 
@@ -10,8 +16,57 @@ from dataclasses import dataclass
 from collections import Counter
 from difflib import get_close_matches
 from functools import lru_cache
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
+
+
+class Message(str):
+    """A rule error's message: the English text (a ``str``, usable as one anywhere) made
+    from the catalogue *template* and its named *values*. ``msg("unknown name '{name}'",
+    name=name)``; its braces are format fields, ``{{`` and ``}}`` literal ones, values or not.
+    A value that is a Message (a word of the tools, such as 'card') is
+    translated with the template; any other value is shown as it is."""
+
+    template: str
+    values: dict[str, Any]
+
+    def __new__(cls, template: str, **values: Any) -> Message:
+        made = super().__new__(cls, template.format(**values))
+        made.template, made.values = template, values
+        return made
+
+    def __reduce__(self) -> tuple:   # pickled (the loader's cache) and copied with its template
+        return _message, (self.template, self.values)
+
+    def translated(self, gettext: Callable[[str], str] | None) -> str:
+        """The message in the language of *gettext* (the English text without one)."""
+        if gettext is None:
+            return str(self)
+        template = gettext(self.template)
+        values = {k: v.translated(gettext) if isinstance(v, Message) else v for k, v in self.values.items()}
+        try:
+            return template.format(**values)
+        except (KeyError, IndexError, ValueError):   # a translation naming other values: the English
+            return self.template.format(**values)
+
+
+def _message(template: str, values: dict[str, Any]) -> Message:
+    return Message(template, **values)
+
+
+msg = Message      # the catalogue's keyword (extraction: ``speciation.rulemessages``)
+
+
+def N_(template: str) -> str:
+    """Mark *template* for the catalogue where its values are filled in later (``Message(template, ...)``)."""
+    return template
+
+
+def translated(text: str | None, gettext: Callable[[str], str] | None) -> str:
+    """*text* in the language of *gettext* when it is a :class:`Message`, else as it is."""
+    if text is None:
+        return ""
+    return text.translated(gettext) if isinstance(text, Message) else text
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,10 +103,17 @@ class RuleError(SpeciationError):
         self.span = span
         self.hint = hint
 
-    def format(self, sources: dict[str, str] | None = None) -> str:
-        text = f"{self.span}: error: {self.message}"
-        if self.hint:
-            text += f" ({self.hint})"
+    def format(self, sources: dict[str, str] | None = None, gettext: Callable[[str], str] | None = None) -> str:
+        """``path:line:col: error: message (hint)``, the source line and a caret; with
+        *gettext* (a catalogue's ``gettext`` of the ``rules`` domain) in its language."""
+        if gettext is None:
+            text = f"{self.span}: error: {self.message}"
+            if self.hint:
+                text += f" ({self.hint})"
+        else:
+            text = gettext(FRAME).format(where=self.span, message=translated(self.message, gettext))
+            if self.hint:
+                text += gettext(HINT).format(hint=translated(self.hint, gettext))
         line = _source_line(self.span, sources)
         if line is not None:
             caret = " " * (max(self.span.col, 1) - 1) + "^"
@@ -60,6 +122,11 @@ class RuleError(SpeciationError):
 
     def __str__(self) -> str:
         return f"{self.span}: {self.message}" + (f" ({self.hint})" if self.hint else "")
+
+
+# How format() frames a message: its place, then the message, then its hint in parentheses.
+FRAME = "{where}: error: {message}"
+HINT = " ({hint})"
 
 
 class LoadError(RuleError):
@@ -86,8 +153,8 @@ class RuleErrors(SpeciationError):
         self.sources = sources or {}
         super().__init__(self.format())
 
-    def format(self) -> str:
-        return "\n".join(e.format(self.sources) for e in self.errors)
+    def format(self, gettext: Callable[[str], str] | None = None) -> str:
+        return "\n".join(e.format(self.sources, gettext) for e in self.errors)
 
 
 class RuleRuntimeError(SpeciationError):
@@ -142,7 +209,11 @@ def did_you_mean(word: str, candidates: Iterable[str]) -> str:
     close = get_close_matches(str(word), names, n=3, cutoff=0.6)
     if not close:
         return ""
-    return "did you mean " + " or ".join(f"'{c}'" for c in close) + "?"
+    if len(close) == 1:
+        return msg("did you mean '{first}'?", first=close[0])
+    if len(close) == 2:
+        return msg("did you mean '{first}' or '{second}'?", first=close[0], second=close[1])
+    return msg("did you mean '{first}' or '{second}' or '{third}'?", first=close[0], second=close[1], third=close[2])
 
 
 _SHORTLIST = 60

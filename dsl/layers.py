@@ -17,16 +17,16 @@ from typing import Any, cast
 
 from . import cache
 from . import mods as mods_
-from .errors import CompileError, LoadError, RuleError, RuleErrors, SchemaError, Span, did_you_mean, reset_suggestions
+from .errors import CompileError, LoadError, RuleError, RuleErrors, SchemaError, Span, did_you_mean, msg, reset_suggestions
 from .offers import add_offers
 from .responses import add_responses
 from .loader import Node, load_file
 from .reserved import check_fields
-from .schema import check, kind_of
+from .schema import _kind_word, check, kind_of
 
 IMPLICIT_KINDS = ("game", "player", "cell", "corner", "card")
-_SINGULAR = {"symbols": "symbol list", "tables": "table", "entities": "entity", "functions": "function",
-             "macros": "macro", "decks": "deck", "cards": "card"}
+_SINGULAR = {"symbols": msg("symbol list"), "tables": msg("table"), "entities": msg("entity"),
+             "functions": msg("function"), "macros": msg("macro"), "decks": msg("deck"), "cards": msg("card")}
 _CARD_CORE = {"card", "deck", "text", "provenance", "effect"}  # a card wrong in these is not compiled
 SIGNATURE = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:\(([^)]*)\))?\s*$")
 
@@ -50,7 +50,7 @@ def find_ruleset(name_or_path: str) -> Path:
     if (candidate / "ruleset.yaml").is_file():
         return candidate
     hint = did_you_mean(name_or_path, available_rulesets())
-    raise RuleErrors([LoadError(f"no ruleset named '{name_or_path}'", Span(name_or_path, 0, 0), hint)])
+    raise RuleErrors([LoadError(msg("no ruleset named '{name}'", name=name_or_path), Span(name_or_path, 0, 0), hint)])
 
 
 def _digest(files) -> str:
@@ -88,7 +88,7 @@ def _chain(root: Path) -> list[Path]:
             return chain
         nxt = _parent_ruleset(str(parent), manifest.where("extends"))
         if nxt.resolve() in seen:
-            raise RuleErrors([LoadError("ruleset extends itself", manifest.where("extends"))])
+            raise RuleErrors([LoadError(msg("ruleset extends itself"), manifest.where("extends"))])
         seen.add(nxt.resolve())
         chain.append(nxt)
 
@@ -99,7 +99,7 @@ def _parent_ruleset(name: str, where: Span) -> Path:
     candidate = builtin_root() / name
     if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) and (candidate / "ruleset.yaml").is_file():
         return candidate
-    raise RuleErrors([LoadError(f"extends: no built-in ruleset named '{name[:80]}'", where,
+    raise RuleErrors([LoadError(msg("extends: no built-in ruleset named '{name}'", name=name[:80]), where,
                                 did_you_mean(name, available_rulesets()))])
 
 
@@ -157,7 +157,8 @@ class Definitions:
         self.sources[str(path)] = text
         kind = kind_of(document)
         if expect and kind != expect:
-            self.errors.append(SchemaError(f"expected a {expect} file here, found a {kind} file",
+            self.errors.append(SchemaError(msg("expected a {expected} file here, found a {kind} file", expected=_kind_word(expect),
+                                               kind=_kind_word(kind)),
                                            Span(str(path), 1, 1)))
             return None
         problems, bad = cache.schema_check(str(path), text, kind, lambda: check(document, kind, Span(str(path), 1, 1)))
@@ -183,9 +184,10 @@ class Definitions:
             self.layer += 1
             path = known.get(name) or _variant_path(name)
             if path is None:
-                self.errors.append(LoadError(f"no variant named '{name}' in ruleset '{root.name}'", Span(str(root / "variants"), 0, 0),
-                                             did_you_mean(name, known) or "a variant file elsewhere is given by its "
-                                             "path, e.g. --variant my/variant.yaml"))
+                self.errors.append(LoadError(msg("no variant named '{name}' in ruleset '{ruleset}'", name=name, ruleset=root.name),
+                                             Span(str(root / "variants"), 0, 0),
+                                             did_you_mean(name, known) or msg("a variant file elsewhere is given by its "
+                                                                              "path, e.g. --variant my/variant.yaml")))
                 continue
             document = self.read(path, "variant")
             if document is not None:
@@ -208,15 +210,15 @@ class Definitions:
         """A mod's rule files: the file itself, or every ``*.yaml`` under the folder. A
         symbolic link is refused (a shared mod must not make us read files outside it)."""
         if mod.is_symlink():
-            self.errors.append(LoadError("a mod may not be a symbolic link", Span(str(mod), 0, 0)))
+            self.errors.append(LoadError(msg("a mod may not be a symbolic link"), Span(str(mod), 0, 0)))
             return []
         if not mod.is_dir():
             return [mod]
         found = []
         for path in sorted(mod.rglob("*")):
             if path.is_symlink():
-                self.errors.append(LoadError("symbolic link in a mod folder refused (a mod's files must "
-                                             "be its own)", Span(str(path), 0, 0)))
+                self.errors.append(LoadError(msg("symbolic link in a mod folder refused (a mod's files must "
+                                                 "be its own)"), Span(str(path), 0, 0)))
             elif path.relative_to(mod).parts[0] == "scenarios":
                 continue  # the mod's own tests, not its rules
             elif path.suffix == ".yaml" and path.is_file() and not any(
@@ -267,8 +269,8 @@ class Definitions:
                 continue
             for name, span in zip(names, names.item_spans):
                 if name not in tables[key]:
-                    self.errors.append(CompileError(f"cannot remove {_SINGULAR.get(key, key)} '{name}': "
-                                                    f"no earlier layer defines it", span,
+                    self.errors.append(CompileError(msg("cannot remove {what} '{name}': no earlier layer defines it",
+                                                        what=_SINGULAR.get(key, key), name=name), span,
                                                     did_you_mean(str(name), tables[key])))
                     continue
                 del tables[key][name]
@@ -278,7 +280,8 @@ class Definitions:
         """Note a definition; a second one in the same layer is an error."""
         previous = self.layer_names.get((section, name))
         if previous and previous[0] == self.layer:
-            self.errors.append(CompileError(f"{_SINGULAR.get(section, section)} '{name}' is defined twice (first at {previous[1]})", span))
+            self.errors.append(CompileError(msg("{what} '{name}' is defined twice (first at {first})",
+                                                what=_SINGULAR.get(section, section), name=name, first=previous[1]), span))
         else:
             self.note_change(section, name, span)
         self.layer_names[(section, name)] = (self.layer, span)
@@ -292,9 +295,10 @@ class Definitions:
             return
         previous = self.layer_names.get((section, name))
         if previous and previous[0] in self.mod_layers and previous[0] != self.layer:
-            self.errors.append(CompileError(f"two mods replace {_SINGULAR.get(section, section)} '{name}': "
-                                            f"{previous[1].path} and {span.path} (the last would silently win)",
-                                            span, f"the other is at {previous[1]}"))
+            self.errors.append(CompileError(msg("two mods replace {what} '{name}': {first} and {second} (the last would "
+                                                "silently win)", what=_SINGULAR.get(section, section), name=name,
+                                                first=previous[1].path, second=span.path),
+                                            span, msg("the other is at {where}", where=previous[1])))
         self.layer_names[(section, name)] = (self.layer, span)
 
     def add_symbols(self, section: Node, doc: Node) -> None:
@@ -319,7 +323,7 @@ class Definitions:
     def add_entities(self, section: Node, doc: Node) -> None:
         for kind, records in section.items():
             if kind not in self.kinds:
-                self.errors.append(CompileError(f"unknown kind '{kind}'", section.where_key(kind),
+                self.errors.append(CompileError(msg("unknown kind '{kind}'", kind=kind), section.where_key(kind),
                                                 did_you_mean(kind, self.kinds)))
                 continue
             for record, span in zip(records, records.item_spans):
@@ -329,7 +333,7 @@ class Definitions:
                                                 getattr(record, "where_key", lambda k, span=span: span)))
                 existing = self.entities.get(ident)
                 if existing is not None and existing["kind"] != kind:
-                    self.errors.append(CompileError(f"'{ident}' is already a {existing['kind']}", span))
+                    self.errors.append(CompileError(msg("'{name}' is already a {kind}", name=ident, kind=existing['kind']), span))
                     continue
                 merged = existing or {"kind": kind, "id": ident}
                 merged.update({k: plain_value(v) for k, v in record.items() if k != "id"})
@@ -389,8 +393,9 @@ class Definitions:
                 wanted, problem = str(key).count("{}"), _placeholder_problem(str(key), str(text))
                 if problem:
                     span = phrases.where(key) if isinstance(phrases, Node) else Span("", 0, 0)
-                    self.errors.append(CompileError(f"the {lang} phrase for '{key}' {problem} (the template has "
-                                                    f"{wanted} {{}})", span))
+                    self.errors.append(CompileError(msg("the {lang} phrase for '{key}' {problem} (the template has "
+                                                        "{wanted} {{}})", lang=lang, key=key, problem=problem,
+                                                        wanted=wanted), span))
                     continue
                 mine[str(key)] = str(text)
 
@@ -411,7 +416,7 @@ class Definitions:
     def add_card(self, path: Path, doc: Node) -> None:
         ident = slug(str(doc["card"]))
         if path.stem != ident and (not self.in_mod or self.mod_is_folder):  # a one-file mod is named as the mod
-            self.errors.append(SchemaError(f"card file should be named '{ident}.yaml' after its card",
+            self.errors.append(SchemaError(msg("card file should be named '{name}.yaml' after its card", name=ident),
                                            doc.where("card")))
         self.claim("cards", ident, doc.where("card"))
         self.cards[ident] = (doc, str(path))
@@ -484,8 +489,8 @@ def _placeholder_problem(template: str, text: str) -> str:
     numbered = [int(n) for n in re.findall(r"\{(\d+)\}", text)]
     plain = text.count("{}")
     if numbered and plain:
-        return "mixes {} with numbered placeholders"
+        return msg("mixes {{}} with numbered placeholders")
     if numbered:
         bad = sorted({n for n in numbered if not 1 <= n <= wanted})
-        return f"names a value the template does not have ({{{bad[0]}}})" if bad else ""
-    return "" if plain == wanted else f"has {plain} {{}}"
+        return msg("names a value the template does not have ({{{number}}})", number=bad[0]) if bad else ""
+    return "" if plain == wanted else msg("has {count} {{}}", count=plain)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .errors import CompileError, did_you_mean
+from .errors import CompileError, did_you_mean, msg
 from .loader import Node, NodeList
 
 CARD_PARTS = ("text", "effect", "labels", "attributes", "doc")
@@ -44,7 +44,7 @@ def change_cards(defs, section: Node, info: dict[str, Any] | None) -> None:
     card's ability of the same name (or is added)."""
     for ident, change in section.items():
         if ident not in defs.cards:
-            defs.errors.append(CompileError(f"cannot change card '{ident}': no earlier layer defines it",
+            defs.errors.append(CompileError(msg("cannot change card '{name}': no earlier layer defines it", name=ident),
                                             section.where_key(ident), did_you_mean(str(ident), defs.cards)))
             continue
         old, path = defs.cards[ident]

@@ -13,7 +13,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
 
-from .errors import ParseError, Span
+from .errors import ParseError, Span, msg
 from . import cache
 
 MAX_TREE_DEPTH = 100   # statements and expressions nested deeper than this are refused
@@ -51,12 +51,12 @@ def _parser() -> Lark:
 
 
 _WORDS = {
-    "_NL": "end of line", "_INDENT": "an indented block", "_DEDENT": "end of block",
-    "NAME": "a name", "NUMBER": "a number", "STRING": "a quoted string",
+    "_NL": msg("end of line"), "_INDENT": msg("an indented block"), "_DEDENT": msg("end of block"),
+    "NAME": msg("a name"), "NUMBER": msg("a number"), "STRING": msg("a quoted string"),
     "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "COLON": "':'",
-    "COMMA": "','", "DOT": "'.'", "EQUAL": "'='", "$END": "end of text",
-    "COMPOP": "a comparison", "ADDOP": "'+' or '-'", "MULOP": "'*', '//' or '%'",
-    "AUGOP": "'+=' or '-='", "MINUS": "'-'", "NOT_IN": "'not in'",
+    "COMMA": "','", "DOT": "'.'", "EQUAL": "'='", "$END": msg("end of text"),
+    "COMPOP": msg("a comparison"), "ADDOP": msg("'+' or '-'"), "MULOP": msg("'*', '//' or '%'"),
+    "AUGOP": msg("'+=' or '-='"), "MINUS": "'-'", "NOT_IN": "'not in'",
 }
 
 
@@ -74,15 +74,15 @@ def parse_effect(text: str, origin: Span, start: str = "start") -> Tree:
     try:
         tree = cache.tree(source, start, lambda: _parser().parse(source, start=start))
     except RecursionError:
-        raise ParseError(f"effect nested too deeply (at most {MAX_TREE_DEPTH} levels)", origin) from None
+        raise ParseError(msg("effect nested too deeply (at most {most} levels)", most=MAX_TREE_DEPTH), origin) from None
     except UnexpectedInput as exc:
         raise _friendly(exc, source, origin) from None
     except _BadDedent as exc:
         # The newline token ends where the badly indented line's text starts.
         token = exc.token
         span = origin.shifted(token.end_line or 1, token.end_column or 1)
-        raise ParseError("this line is indented less than its block but more than the "
-                         "block around it; indent it like one of them", span) from None
+        raise ParseError(msg("this line is indented less than its block but more than the "
+                             "block around it; indent it like one of them"), span) from None
     _check_limits(tree, origin)
     return tree
 
@@ -96,13 +96,13 @@ def _check_limits(tree: Tree, origin: Span) -> None:
         if depth > MAX_TREE_DEPTH:
             meta = node.meta
             span = origin.shifted(meta.line, meta.column) if not meta.empty else origin
-            raise ParseError(f"effect nested too deeply (at most {MAX_TREE_DEPTH} levels of blocks, "
-                             "brackets and operators); split it into functions or macros", span)
+            raise ParseError(msg("effect nested too deeply (at most {most} levels of blocks, "
+                                 "brackets and operators); split it into functions or macros", most=MAX_TREE_DEPTH), span)
         for child in node.children:
             if isinstance(child, Tree):
                 stack.append((child, depth + 1))
             elif isinstance(child, Token) and child.type == "NUMBER" and len(child.value) > MAX_DIGITS:
-                raise ParseError(f"number with more than {MAX_DIGITS} digits",
+                raise ParseError(msg("number with more than {most} digits", most=MAX_DIGITS),
                                  origin.shifted(child.line or 1, child.column or 1))
             elif isinstance(child, Token) and child.type == "STRING" and "\\" in child.value:
                 _check_escapes(child, origin)
@@ -130,7 +130,7 @@ def _check_escapes(token: Token, origin: Span) -> None:
     bad = next((m for m in _ESCAPE.finditer(body) if not _decodes(m[0])), None)
     offset, shown = (bad.start(), bad[0][:12]) if bad is not None else (0, body[:12])
     span = origin.shifted(token.line or 1, (token.column or 1) + 1 + offset)
-    raise ParseError(f"bad escape {shown} in a quoted text", span, "write \\\\ for a backslash")
+    raise ParseError(msg("bad escape {escape} in a quoted text", escape=shown), span, msg("write \\\\ for a backslash"))
 
 
 def _decodes(escape: str) -> bool:
@@ -152,32 +152,35 @@ def _friendly(exc: UnexpectedInput, source: str, origin: Span) -> ParseError:
     if isinstance(exc, UnexpectedCharacters):
         pos = exc.pos_in_stream
         char = source[pos] if pos is not None and pos < len(source) else "?"
-        return ParseError(f"unexpected character '{char}' in effect", span)
+        return ParseError(msg("unexpected character '{char}' in effect", char=char), span)
     if isinstance(exc, UnexpectedToken):
         token: Token = exc.token
         if token.type == "$END":
-            return ParseError("effect ends too early (an unfinished statement or block?)", span)
+            return ParseError(msg("effect ends too early (an unfinished statement or block?)"), span)
         expected = sorted({_describe(t) for t in exc.expected if not t.startswith("__")})
         shown = token.value.strip() or _describe(token.type)
         hint = ""
         if token.type == "_INDENT":
-            hint = "unexpected indentation"
+            hint = msg("unexpected indentation")
         elif token.type in ("_NL", "_DEDENT") and any(e == "':'" for e in expected):
-            hint = "a ':' is missing at the end of the line before the block"
+            hint = msg("a ':' is missing at the end of the line before the block")
         elif token.value == "=" and "a comparison" in expected:
-            hint = "did you mean '=='? A single '=' gives a value (let x = 3)"
+            hint = msg("did you mean '=='? A single '=' gives a value (let x = 3)")
         elif re.match(r"(stop|prevent)\b[ \t]*[^ \t\r\n#]", _line(source, line)):
-            hint = ("'stop' and 'prevent' starting a statement are statements of their own (see Events); "
-                    "a name or macro called so must be renamed")
+            hint = msg("'stop' and 'prevent' starting a statement are statements of their own (see Events); "
+                       "a name or macro called so must be renamed")
         if len(expected) > 6:
             expected = expected[:6] + ["..."]
         if token.type == "_INDENT":
-            message, hint = "unexpected indentation", ""
+            message, hint = msg("unexpected indentation"), ""
             # point at the indented text, not at the end of the line before it
             span = origin.shifted(token.end_line or line, token.end_column or col)
         elif token.type in ("_NL", "_DEDENT"):
-            message = f"unexpected {_describe(token.type)}"
+            message = msg("unexpected {what}", what=_describe(token.type))
         else:
-            message = f"unexpected {shown!r}"
-        return ParseError(f"{message}; expected {', '.join(expected)}", span, hint)
-    return ParseError(f"cannot parse effect: {exc}", span)
+            message = msg("unexpected {token!r}", token=shown)
+        listed = expected[0] if expected else ""
+        for item in expected[1:]:
+            listed = msg("{list}, {item}", list=listed, item=item)
+        return ParseError(msg("{message}; expected {expected}", message=message, expected=listed), span, hint)
+    return ParseError(msg("cannot parse effect: {problem}", problem=str(exc)), span)

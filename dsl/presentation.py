@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import CompileError, RuleError, Span, did_you_mean
+from .errors import CompileError, RuleError, Span, did_you_mean, msg
 
 
 class _Checker:
@@ -44,7 +44,7 @@ class _Checker:
         if kind is None:
             return None
         if kind not in self.kinds:
-            self.error(f"unknown kind '{kind}'", path, did_you_mean(kind, self.kinds))
+            self.error(msg("unknown kind '{kind}'", kind=kind), path, did_you_mean(kind, self.kinds))
             return None
         return kind
 
@@ -54,12 +54,12 @@ class _Checker:
             return
         known = self.attributes_of(kind)
         if name not in known:
-            self.error(f"a {kind} has no attribute '{name}'", path, did_you_mean(name, known))
+            self.error(msg("a {kind} has no attribute '{name}'", kind=kind, name=name), path, did_you_mean(name, known))
 
     def palette(self, path: tuple) -> None:
         name = _get(self.p, path)
         if name is not None and name not in self.palettes:
-            self.error(f"no palette named '{name}'", path, did_you_mean(name, self.palettes))
+            self.error(msg("no palette named '{name}'", name=name), path, did_you_mean(name, self.palettes))
 
     def coloured(self, kind: str, path: tuple) -> None:
         if _get(self.p, path) is not None:
@@ -71,10 +71,10 @@ class _Checker:
         if name is None:
             return
         if name not in self.functions:
-            self.error(f"no rule function named '{name}'", path + ("function",), did_you_mean(name, self.functions))
+            self.error(msg("no rule function named '{name}'", name=name), path + ("function",), did_you_mean(name, self.functions))
         elif len(self.functions[name]) != arity:
-            self.error(f"'{name}' takes {len(self.functions[name])} values; a marker's function takes {arity} "
-                       f"(the cell)", path + ("function",))
+            self.error(msg("'{name}' takes {count} values; a marker's function takes {arity} (the cell)", name=name,
+                           count=len(self.functions[name]), arity=arity), path + ("function",))
         self.palette(path + ("palette",))
 
     def source(self, path: tuple) -> None:
@@ -82,11 +82,11 @@ class _Checker:
         if text is None or of_kind is not None:  # a row of every entity of a kind
             if (text is None) == (of_kind is None):
                 rows = path[0] == "rows"
-                self.error(f"name {'either ' if rows else ''}'from' (entity.attribute){' or ' + repr('kind') if rows else ''}",
-                           path)
+                self.error(msg("name either 'from' (entity.attribute) or 'kind'") if rows
+                           else msg("name 'from' (entity.attribute)"), path)
                 return
             if path[0] != "rows" or _get(self.p, path + ("as",)) == "pile":
-                self.error("only a row that is not a pile may name a 'kind' instead of 'from'", path + ("kind",))
+                self.error(msg("only a row that is not a pile may name a 'kind' instead of 'from'"), path + ("kind",))
                 return
             kind = self.kind(path + ("kind",))
             if kind is not None:
@@ -97,14 +97,14 @@ class _Checker:
         ident = ident or "game"
         record_kind = "game" if ident == "game" else self.entities.get(ident, {}).get("kind")
         if record_kind is None:
-            self.error(f"no entity '{ident}'", path + ("from",), did_you_mean(ident, self.entities))
+            self.error(msg("no entity '{name}'", name=ident), path + ("from",), did_you_mean(ident, self.entities))
             return
         known = self.attributes_of(record_kind) | set(self.entities.get(ident, {}))
         if attribute not in known:
-            self.error(f"'{ident}' has no attribute '{attribute}'", path + ("from",), did_you_mean(attribute, known))
+            self.error(msg("'{name}' has no attribute '{attribute}'", name=ident, attribute=attribute), path + ("from",), did_you_mean(attribute, known))
         self.palette(path + ("palette",))
         if isinstance(_get(self.p, path + ("of",)), str):
-            self.arity(path + ("of",), 0, "what a list counts toward is a function of no values")
+            self.arity(path + ("of",), 0, msg("what a list counts toward is a function of no values"))
 
     def run(self) -> list[RuleError]:
         board = ("board",)
@@ -140,7 +140,7 @@ class _Checker:
                 [("tableau", "seats", "faces", i) for i in range(len(seats.get("faces", [])))]:
             name = _get(self.p, path)
             if name is not None and name not in anywhere:
-                self.error(f"no kind of entity has an attribute '{name}'", path, did_you_mean(name, anywhere))
+                self.error(msg("no kind of entity has an attribute '{name}'", name=name), path, did_you_mean(name, anywhere))
         if "stack" in tableau:
             self.source(("tableau", "stack"))
         if "levels" in seats:
@@ -156,9 +156,9 @@ class _Checker:
         for i, flag in enumerate(_get(self.p, path + ("flags",)) or []):
             where = path + ("flags", i)
             if ("attribute" in flag) == ("function" in flag):
-                self.error("a flag names either an 'attribute' or a 'function'", where)
+                self.error(msg("a flag names either an 'attribute' or a 'function'"), where)
             self.attribute(kind, where + ("attribute",))
-            self.arity(where + ("function",), 1, "a flag's function takes 1 (the entity)")
+            self.arity(where + ("function",), 1, msg("a flag's function takes 1 (the entity)"))
 
     def arity(self, path: tuple, arity: int, what: str) -> None:
         """The rule function named at *path* exists and takes *arity* values."""
@@ -166,9 +166,9 @@ class _Checker:
         if name is None:
             return
         if name not in self.functions:
-            self.error(f"no rule function named '{name}'", path, did_you_mean(name, self.functions))
+            self.error(msg("no rule function named '{name}'", name=name), path, did_you_mean(name, self.functions))
         elif len(self.functions[name]) != arity:
-            self.error(f"'{name}' takes {len(self.functions[name])} values; {what}", path)
+            self.error(msg("'{name}' takes {count} values; {what}", name=name, count=len(self.functions[name]), what=what), path)
 
     def check_display(self) -> None:
         display = self.p.get("display")
@@ -177,7 +177,7 @@ class _Checker:
         kind = self.kind(("display", "kind"))
         if kind is None:
             if "kind" not in display:
-                self.error("the display names no 'kind' of entity for its spaces", ("display",))
+                self.error(msg("the display names no 'kind' of entity for its spaces"), ("display",))
             return
         for key in ("section", "skip_if"):
             self.attribute(kind, ("display", key))
@@ -185,10 +185,10 @@ class _Checker:
             self.coloured(kind, ("display", key))
         order = display.get("order")
         if order is not None and order not in self.symbols:
-            self.error(f"no symbol list named '{order}'", ("display", "order"), did_you_mean(order, self.symbols))
+            self.error(msg("no symbol list named '{name}'", name=order), ("display", "order"), did_you_mean(order, self.symbols))
         for section in display.get("boxes", {}):
             if order in self.symbols and section not in self.symbols[order]:
-                self.error(f"'{section}' is not one of the symbols '{order}'", ("display", "boxes", section),
+                self.error(msg("'{name}' is not one of the symbols '{order}'", name=section, order=order), ("display", "boxes", section),
                            did_you_mean(section, self.symbols[order]))
             self.source(("display", "boxes", section))
 

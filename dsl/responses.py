@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .errors import CompileError
+from .errors import CompileError, msg
 from .loader import Node, load_text
 
 PLACE = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$")
@@ -83,7 +83,7 @@ def _hold(defs: Any, hold: Node, pieces: list, always: str) -> str | None:
     """The window's question with a hold option; its pieces go to *pieces*. None: an error."""
     held = str(hold["list"]).strip()
     if not PLACE.match(held):
-        defs.errors.append(CompileError("responses: hold's 'list' must name a list attribute, such as game.holding",
+        defs.errors.append(CompileError(msg("responses: hold's 'list' must name a list attribute, such as game.holding"),
                                         hold.where("list")))
         return None
     # The option is the constant responses_hold_option (tools and agents find it by that name).
@@ -98,7 +98,7 @@ def _hold(defs: Any, hold: Node, pieces: list, always: str) -> str | None:
     for event in hold.get("ends", []):
         match = EVENT.match(str(event))
         if not match:
-            defs.errors.append(CompileError(f"responses: hold's 'ends' lists events like 'turn_began(p)', not '{event}'",
+            defs.errors.append(CompileError(msg("responses: hold's 'ends' lists events like 'turn_began(p)', not '{event}'", event=event),
                                             hold.where("ends")))
             continue
         seat = match.group(2)
@@ -114,7 +114,7 @@ def add_responses(defs: Any, section: Node) -> None:
     """Define the window macro and the section's pieces in *defs* (a Definitions)."""
     stack = str(section["stack"]).strip()
     if not PLACE.match(stack):
-        defs.errors.append(CompileError("responses: 'stack' must name a list attribute, such as game.stack",
+        defs.errors.append(CompileError(msg("responses: 'stack' must name a list attribute, such as game.stack"),
                                         section.where("stack")))
         return
     pieces = [("functions", "responses_order", ["subject"], section["order"], section.where("order")),
@@ -138,7 +138,7 @@ def add_responses(defs: Any, section: Node) -> None:
     for event in section.get("at", []):
         match = EVENT.match(str(event))
         if not match:
-            defs.errors.append(CompileError(f"responses: 'at' lists events like 'played(c, p)', not '{event}'",
+            defs.errors.append(CompileError(msg("responses: 'at' lists events like 'played(c, p)', not '{event}'", event=event),
                                             section.where("at")))
             continue
         trigger = load_text(f"on: '{event}'\neffect: respond_to({match.group(2)})\n", origin.path)

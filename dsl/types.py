@@ -22,7 +22,7 @@ from typing import Any
 
 from lark import Token, Tree
 
-from .errors import CompileError, ParseError, Span
+from .errors import CompileError, ParseError, Span, msg
 from .layers import SIGNATURE
 from .parser import parse_effect
 
@@ -217,8 +217,9 @@ class TypeChecker:
                     return
         found = self.type_of(tree, locals_)
         if report and (found in _BAD_FOR_INT or self.is_entity(found)):
-            self.errors.append(CompileError(f"{what} needs a number, not {_a(found)}", self._span(program, tree),
-                                            f"it is used as a number at {why}" if why else ""))
+            self.errors.append(CompileError(msg("{what} needs a number, not {found}", what=what, found=_a(found)),
+                                            self._span(program, tree),
+                                            msg("it is used as a number at {where}", where=why) if why else ""))
 
     def _node(self, node: Tree, program: _Program, locals_: set[str], report: bool) -> None:
         kind = node.data
@@ -227,25 +228,25 @@ class TypeChecker:
             types = [self.type_of(o, locals_) for o in operands]
             if INT in types or "-" in ops:
                 for operand in operands:
-                    self._need_int(operand, program, locals_, None, "arithmetic", report)
+                    self._need_int(operand, program, locals_, None, msg("arithmetic"), report)
         elif kind == "aug_stmt":
             target, _, value = node.children
             if target.data == "target_attr" and self.attr_types.get(str(target.children[1])) == INT:
                 attr = str(target.children[1])
-                self._need_int(value, program, locals_, None, f"adding to '{attr}'", report)
+                self._need_int(value, program, locals_, None, msg("adding to '{name}'", name=attr), report)
         elif kind == "assign_stmt":
             target, value = node.children
             if target.data == "target_attr" and self.attr_types.get(str(target.children[1])) == INT:
                 attr = str(target.children[1])
                 found = self.type_of(value, locals_)
                 if report and found in _BAD_FOR_INT:
-                    self.errors.append(CompileError(f"'{attr}' holds a number, not a {found}",
+                    self.errors.append(CompileError(msg("'{name}' holds a number, not a {found}", name=attr, found=_TYPE_WORDS[found]),
                                                     self._span(program, value)))
         elif kind == "comparison" and len(node.children) == 3 and str(node.children[1]) in ("<", ">", "<=", ">="):
             sides = [node.children[0], node.children[2]]
             if INT in (self.type_of(sides[0], locals_), self.type_of(sides[1], locals_)):
                 for side in sides:
-                    self._need_int(side, program, locals_, None, "an order comparison with a number", report)
+                    self._need_int(side, program, locals_, None, msg("an order comparison with a number"), report)
         elif kind == "repeat_stmt":
             self._need_int(node.children[0], program, locals_, None, "'repeat'", report)
         elif kind in ("call", "call_stmt"):
@@ -258,7 +259,7 @@ class TypeChecker:
                                       and INT in [self.type_of(a, locals_) for a in args])
         if numeric and name not in self.callables:
             for arg in args:
-                self._need_int(arg, program, locals_, None, f"'{name}'", report)
+                self._need_int(arg, program, locals_, None, msg("'{name}'", name=name), report)
         if name not in self.callables and report:
             self._builtin(name, args, program, locals_)
         if name not in self.callables or not isinstance(node.children[1], Tree):
@@ -270,21 +271,26 @@ class TypeChecker:
             kinds = self.needs.get((name, index))
             found = self.type_of(arg, locals_) if kinds else None
             if report and kinds and found in self.kind_names and found not in kinds[0]:
-                wanted = " or ".join(sorted(kinds[0]))
-                self.errors.append(CompileError(f"'{name}' parameter '{params[index]}' needs {_a(wanted)}, "
-                                                f"not {_a(found)}", self._span(program, arg),
-                                                f"it reads {kinds[1]} at {kinds[2]}"))
+                ordered = sorted(kinds[0])
+                wanted: str = ordered[0]
+                for kind_name in ordered[1:]:
+                    wanted = msg("{first} or {second}", first=wanted, second=kind_name)
+                self.errors.append(CompileError(msg("'{name}' parameter '{param}' needs {wanted}, not {found}", name=name,
+                                                    param=params[index], wanted=_a(wanted), found=_a(found)),
+                                                self._span(program, arg),
+                                                msg("it reads {what} at {where}", what=kinds[1], where=kinds[2])))
             need = self.expects.get((name, index))
             if need is None:
                 continue
-            self._need_int(arg, program, locals_, need[1], f"'{name}' parameter '{params[index]}'", report)
+            self._need_int(arg, program, locals_, need[1], msg("'{name}' parameter '{param}'", name=name, param=params[index]),
+                           report)
 
     def _builtin(self, name: str, args: list, program: _Program, locals_: set[str]) -> None:
         """A builtin given what surely fails: ``len`` of a number, a text with {} that do not
         match the values after it."""
         if name == "len" and len(args) == 1 and self.type_of(args[0], locals_) in (INT, BOOL):
             found = self.type_of(args[0], locals_)
-            self.errors.append(CompileError(f"'len' needs a list, a table or a text, not {_a(found)}",
+            self.errors.append(CompileError(msg("'len' needs a list, a table or a text, not {found}", found=_a(found)),
                                             self._span(program, args[0])))
         at = _TEMPLATES.get(name)
         if at is None or len(args) <= at or not isinstance(args[at], Tree) or args[at].data != "string":
@@ -292,13 +298,28 @@ class TypeChecker:
         places, values = str(args[at].children[0])[1:-1].count("{}"), len(args) - at - 1
         if places != values:
             self.errors.append(CompileError(
-                f"'{name}': the text has {places} place{'s' if places != 1 else ''} for a value ({{}}) but "
-                f"{values} value{'s' if values != 1 else ''} follow{'s' if values == 1 else ''}",
+                msg("'{name}': the text has {places} place for a value ({{}}) but {values} values follow",
+                    name=name, places=places, values=values) if places == 1 else
+                msg("'{name}': the text has {places} places for a value ({{}}) but {values} value follows",
+                    name=name, places=places, values=values) if values == 1 else
+                msg("'{name}': the text has {places} places for a value ({{}}) but {values} values follow",
+                    name=name, places=places, values=values),
                 self._span(program, args[at])))
 
 
 def _a(word: str | None) -> str:
-    return f"an {word}" if word and word[0] in "aeiou" else f"a {word}"
+    if word in _A_TYPE:
+        return _A_TYPE[word]
+    return msg("an {word}", word=word) if word and word[0] in "aeiou" else msg("a {word}", word=word)
+
+
+# A value's type with its article (the kinds of entity are the rule author's words), and the
+# type's word alone.
+_A_TYPE = {INT: msg("a number"), STR: msg("a text"), LIST: msg("a list"), DICT: msg("a table"),
+           BOOL: msg("a true/false"), ENTITY: msg("an entity")}
+_TYPE_WORDS = {INT: msg("number"), STR: msg("text"), LIST: msg("list"), DICT: msg("table"),
+               BOOL: msg("true/false"), ENTITY: msg("entity")}
+
 
 
 def _assigned(tree: Tree) -> set[str]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..dsl import graph as g
-from ..dsl.errors import Span, did_you_mean
+from ..dsl.errors import Span, did_you_mean, msg
 from ..dsl.layers import SIGNATURE
 from ..dsl.reserved import check_params
 from .compiler import Compiler, compile_expression_text
@@ -29,11 +29,14 @@ def compile_abilities(compiler: Compiler, ident: str, doc: Any, params: list[str
     for name, spec in (doc.get("abilities") or {}).items():
         where = doc["abilities"].where_key(name) if hasattr(doc["abilities"], "where_key") else doc.where("abilities")
         if str(name) in attributes:
-            compiler.error(f"ability '{name}' has the name of an attribute, so 'perform c.{name}' would be "
-                           "ambiguous", where, "rename the ability")
+            compiler.error(msg("ability '{name}' has the name of an attribute, so 'perform c.{name}' would be "
+                               "ambiguous", name=name), where, msg("rename the ability"))
         timings = [t for t in TIMINGS if t in spec]
         if len(timings) > 1:
-            compiler.error(f"ability '{name}' has {' and '.join(timings)}: give it one timing", where)
+            both: str = timings[0]
+            for timing in timings[1:]:
+                both = msg("{first} and {second}", first=both, second=timing)
+            compiler.error(msg("ability '{name}' has {timings}: give it one timing", name=name, timings=both), where)
         if timings:
             triggers.append((spec, ident))
             named[id(spec)] = str(name)
@@ -53,13 +56,13 @@ def compile_triggers(builder, compiler: Compiler, decks: dict, copies: dict[str,
     for node, owner in builder.triggers:
         timings = [t for t in TIMINGS if t in node]
         if len(timings) != 1:
-            compiler.error("a trigger needs exactly one of 'on:', 'before:' or 'instead:' (the event it answers)",
+            compiler.error(msg("a trigger needs exactly one of 'on:', 'before:' or 'instead:' (the event it answers)"),
                            node.span)
             continue
         timing = timings[0]
         match = SIGNATURE.match(str(node[timing]))
         if not match:
-            compiler.error(f"a trigger's '{timing}' must look like event(a, b)", node.where(timing))
+            compiler.error(msg("a trigger's '{timing}' must look like event(a, b)", timing=timing), node.where(timing))
             continue
         event = match.group(1)
         params = [p.strip() for p in (match.group(2) or "").split(",") if p.strip()]
@@ -95,11 +98,11 @@ def check_events(compiler: Compiler, on: dict, before: dict, macros: dict) -> No
         for event, listeners in table.items():
             for trigger in listeners:
                 if event not in emitted:
-                    compiler.error(f"no rule emits the event '{event}'", trigger.span,
+                    compiler.error(msg("no rule emits the event '{event}'", event=event), trigger.span,
                                    did_you_mean(event, emitted))
                 elif len(trigger.params) - 1 != emitted[event]:
-                    compiler.error(f"event '{event}' carries {emitted[event]} values, but this trigger names "
-                                   f"{len(trigger.params) - 1}", trigger.span)
+                    compiler.error(msg("event '{event}' carries {count} values, but this trigger names {named}",
+                                       event=event, count=emitted[event], named=len(trigger.params) - 1), trigger.span)
 
 
 def order_choice(compiler: Compiler, origin: Span) -> g.Choose:

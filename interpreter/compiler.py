@@ -15,7 +15,7 @@ from typing import Any
 from lark import Token, Tree
 
 from ..dsl import graph as g
-from ..dsl.errors import ParseError, Span, did_you_mean
+from ..dsl.errors import ParseError, Span, did_you_mean, msg
 from ..dsl.parser import parse_effect
 from ..dsl.walker import EXPRESSION_KINDS, STATEMENT_KINDS
 from . import visibility
@@ -62,7 +62,7 @@ class Compiler(ExpressionCompiler):
         self.statement_writes = set()
         handler = self.handler("s_", tree.data)
         if handler is None:  # pragma: no cover - grammar and compiler out of step
-            self.error(f"unsupported statement '{tree.data}'", scope.span(tree))
+            self.error(msg("unsupported statement '{kind}'", kind=tree.data), scope.span(tree))
             return None
         return handler(self, tree, scope)
 
@@ -123,7 +123,7 @@ class Compiler(ExpressionCompiler):
             elif kind == "choose_always":
                 node.always = True
                 if not optional:
-                    self.error("'always' goes with 'may choose' (with no option, only the pass is offered)",
+                    self.error(msg("'always' goes with 'may choose' (with no option, only the pass is offered)"),
                                scope.span(opt))
             elif kind == "choose_by":
                 node.actor = self.expr(value, scope)
@@ -137,13 +137,13 @@ class Compiler(ExpressionCompiler):
                 node.label = self.expr(value, scope)
         if node.actor is None:
             if "you" not in scope.names:
-                self.error("a choice needs 'by PLAYER' here (no 'you' is known)", scope.span(tree))
+                self.error(msg("a choice needs 'by PLAYER' here (no 'you' is known)"), scope.span(tree))
             node.actor = lambda rt, env: env["you"]
         return self._add(node)
 
     def s_draw_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
         self._note_write(tree.children[1])
-        self._not_a_constant(tree.children[1], scope, "draw from")
+        self._not_a_constant(tree.children[1], scope, msg("draw from"))
         name = str(tree.children[0])
         source = self.expr(target_as_expr(tree.children[1]), scope)
 
@@ -153,7 +153,7 @@ class Compiler(ExpressionCompiler):
 
     def s_shuffle_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
         self._note_write(tree.children[0])
-        self._not_a_constant(tree.children[0], scope, "shuffle")
+        self._not_a_constant(tree.children[0], scope, msg("shuffle"))
         source = self.expr(target_as_expr(tree.children[0]), scope)
         return self._simple(tree, scope, lambda rt, env: rt.shuffle(source(rt, env)),
                             changes=not _local_place(tree.children[0]))
@@ -169,21 +169,21 @@ class Compiler(ExpressionCompiler):
         builtin = VERBS.get(str(name))
         if builtin is None:
             if name in self.functions or name in FUNCTIONS:
-                self.error(f"'{name}' is a function and changes nothing; use its value", span)
+                self.error(msg("'{name}' is a function and changes nothing; use its value", name=name), span)
             else:
-                self.error(f"unknown verb or macro '{name}'", span,
+                self.error(msg("unknown verb or macro '{name}'", name=name), span,
                            did_you_mean(name, list(VERBS) + list(self.macro_params)))
             return None
         self._arity(name, len(args), builtin.min_args, builtin.max_args, span)
         if builtin.target and args and not _is_place(args[0]):
-            self.error(f"the first argument of '{name}' must be a place such as game.bag or x.items",
+            self.error(msg("the first argument of '{name}' must be a place such as game.bag or x.items", name=name),
                        scope.span(args[0]))
         elif name == "destroy":
             self.statement_writes.add(ENTITIES)
             self.written.add(ENTITIES)
         elif builtin.target and args:
             self._note_write(args[0])
-            self._not_a_constant(args[0], scope, f"change with '{name}'")
+            self._not_a_constant(args[0], scope, msg("change with '{name}'", name=name))
         compiled = [self.expr(a, scope) for a in args]
         fn = builtin.fn
 
@@ -201,21 +201,22 @@ class Compiler(ExpressionCompiler):
         name, args_tree, suite = tree.children
         args = [self.expr(a, scope) for a in (args_tree.children if args_tree is not None else [])]
         for stmt in _escapes(suite):
-            self.error(f"'{stmt.data[:-5]}' cannot leave the body of an emit (the event would be left half done)",
-                       scope.span(stmt), "end the event's body normally; a trigger can 'prevent' it instead")
+            self.error(msg("'{statement}' cannot leave the body of an emit (the event would be left half done)",
+                           statement=stmt.data[:-5]),
+                       scope.span(stmt), msg("end the event's body normally; a trigger can 'prevent' it instead"))
         node = g.Emit(scope.span(tree), str(name), args, body=self.suite(suite, scope))
         node.dispatch = True
         return self._add(node)
 
     def s_prevention_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
         if self.timing not in ("before", "instead"):
-            self.error("'prevent' belongs in the effect of a trigger that listens 'before:' an event",
-                       scope.span(tree), "write the trigger with 'before: event(...)' instead of 'on:'")
+            self.error(msg("'prevent' belongs in the effect of a trigger that listens 'before:' an event"),
+                       scope.span(tree), msg("write the trigger with 'before: event(...)' instead of 'on:'"))
         return self._simple(tree, scope, lambda rt, env: signal(rt, "prevented"))
 
     def s_stop_stmt(self, tree: Tree, scope: Scope) -> g.Stmt:
         if self.timing is None:
-            self.error("'stop' belongs in the effect of a trigger (it skips the event's remaining handlers)",
+            self.error(msg("'stop' belongs in the effect of a trigger (it skips the event's remaining handlers)"),
                        scope.span(tree))
         return self._simple(tree, scope, lambda rt, env: signal(rt, "stopped"))
 
@@ -267,8 +268,8 @@ class Compiler(ExpressionCompiler):
         if args and args[0].data == "name" and str(args[0].children[0]) not in scope.names:
             kind = str(args[0].children[0])
             if self.constants.get(kind) == kind and kind not in self.creatable:
-                self.error(f"kind '{kind}' has no 'max', so its entities cannot be created in play",
-                           scope.span(args[0]), f"declare it: kinds: {{{kind}: {{max: 10, attributes: ...}}}}")
+                self.error(msg("kind '{kind}' has no 'max', so its entities cannot be created in play", kind=kind),
+                           scope.span(args[0]), msg("declare it: kinds: {{{kind}: {{max: 10, attributes: ...}}}}", kind=kind))
         kind_of = self.expr(args[0], scope) if args else (lambda rt, env: None)
         self.statement_writes.add(ENTITIES)
         self.written.add(ENTITIES)
@@ -284,8 +285,8 @@ class Compiler(ExpressionCompiler):
         span = scope.span(tree)
         self._arity(macro, len(args), len(self.macro_params[macro]), len(self.macro_params[macro]), span)
         if macro not in self.macro_returns:
-            self.error(f"'{macro}' changes the game and has no value; call it as a statement", span,
-                       f"'return VALUE' appears nowhere in macro '{macro}', so a let cannot take its value")
+            self.error(msg("'{name}' changes the game and has no value; call it as a statement", name=macro), span,
+                       msg("'return VALUE' appears nowhere in macro '{name}', so a let cannot take its value", name=macro))
         return self._add(g.CallValue(scope.span(tree), macro, [self.expr(a, scope) for a in args], var=name))
 
     def s_pass_stmt(self, tree: Tree, scope: Scope) -> None:
@@ -316,10 +317,10 @@ class Compiler(ExpressionCompiler):
         for choose in suite.find_data("choose_stmt"):  # a decision visibly not by the seat's own
             by = [o for o in choose.children if isinstance(o, Tree) and o.data == "choose_by"]
             if not by or not any(isinstance(t, Token) and str(t) == str(name) for t in by[0].scan_values(bool)):
-                self.error(f"every decision inside 'simultaneously for {name}' is made by {name}'s seat: "
-                           f"write 'by {name}' (or by an entity {name} controls)", scope.span(choose))
+                self.error(msg("every decision inside 'simultaneously for {name}' is made by {name}'s seat: "
+                               "write 'by {name}' (or by an entity {name} controls)", name=name), scope.span(choose))
         for inner in suite.find_data("simultaneous_stmt"):
-            self.error("'simultaneously' inside a seat's part of another 'simultaneously'", scope.span(inner))
+            self.error(msg("'simultaneously' inside a seat's part of another 'simultaneously'"), scope.span(inner))
         return self._add(g.Simultaneously(scope.span(tree), str(name), self.expr(items, scope),
                                           self.suite(suite, scope)))
 
@@ -342,15 +343,15 @@ class Compiler(ExpressionCompiler):
         if isinstance(root, Tree) and root.data in ("name", "target_name"):
             name = str(root.children[0])
             if name not in scope.names and isinstance(self.constants.get(name), (list, dict)):
-                self.error(f"cannot {doing} '{name}': it is a constant of the ruleset, not a place "
-                           "(copy it into a local name or an attribute first)",
+                self.error(msg("cannot {doing} '{name}': it is a constant of the ruleset, not a place "
+                               "(copy it into a local name or an attribute first)", doing=doing, name=name),
                            scope.span(tree))
 
     def target(self, tree: Tree, scope: Scope) -> Callable[[Any, dict, Any], None]:
         if tree.data == "target_name":
             name = str(tree.children[0])
             if name not in scope.names:
-                self.error(f"cannot assign to '{name}': it is not a local name (use 'let')",
+                self.error(msg("cannot assign to '{name}': it is not a local name (use 'let')", name=name),
                            scope.span(tree))
 
             def set_local(rt, env, value):
@@ -364,7 +365,7 @@ class Compiler(ExpressionCompiler):
             def set_attr(rt, env, value):
                 rt.set_attr(obj(rt, env), attr, value)
             return set_attr
-        self._not_a_constant(tree, scope, "assign into")
+        self._not_a_constant(tree, scope, msg("assign into"))
         container, key = self.expr(tree.children[0], scope), self.expr(tree.children[1], scope)
 
         def set_index(rt, env, value):

@@ -27,6 +27,7 @@ from math import comb
 from typing import Any
 
 from ..dsl import graph as g
+from ..dsl.errors import msg
 from .compiler import compile_expression_text
 from .limits import check_sequence
 
@@ -143,7 +144,7 @@ def compile_checks(compiler, nodes: list) -> tuple[list[g.Check], int | None]:
             text = str(node["each"])
             name, sep, expr = text.partition(" in ")
             if not sep or not name.strip().isidentifier():
-                compiler.error("a check's 'each' must look like 'NAME in EXPRESSION'", node.where("each"))
+                compiler.error(msg("a check's 'each' must look like 'NAME in EXPRESSION'"), node.where("each"))
                 continue
             var = name.strip()
         reads: set = set()

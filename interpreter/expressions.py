@@ -16,7 +16,7 @@ from typing import Any, cast
 from lark import Token, Tree
 
 from ..dsl import graph as g
-from ..dsl.errors import CompileError, Span, did_you_mean
+from ..dsl.errors import CompileError, Span, did_you_mean, msg
 from ..dsl.walker import EXPRESSION_KINDS, TreeWalker
 from .builtins import FUNCTIONS, VERBS
 from .limits import SEARCHED, charge, multiply
@@ -69,7 +69,7 @@ class ExpressionCompiler(TreeWalker):
     def expr(self, tree: Tree, scope: Scope) -> g.Expr:
         handler = self.handler("e_", tree.data)
         if handler is None:  # pragma: no cover
-            self.error(f"unsupported expression '{tree.data}'", scope.span(tree))
+            self.error(msg("unsupported expression '{kind}'", kind=tree.data), scope.span(tree))
             return lambda rt, env: None
         if self.nesting:
             return handler(self, tree, scope)
@@ -100,7 +100,7 @@ class ExpressionCompiler(TreeWalker):
             value = self.constants[name]
             return lambda rt, env: value
         hint = did_you_mean(name, itertools.chain(scope.names, self.constants))  # (a list only if it is used)
-        self.error(f"unknown name '{name}'", scope.span(tree), hint)
+        self.error(msg("unknown name '{name}'", name=name), scope.span(tree), hint)
         return lambda rt, env: None
 
     def e_list_lit(self, tree: Tree, scope: Scope) -> g.Expr:
@@ -246,16 +246,16 @@ class ExpressionCompiler(TreeWalker):
             self.reads.add(ENTITIES)  # (stale once an entity is created or destroyed)
         if builtin is None:
             if self.is_roll(tree) or self.is_roll(tree, "create"):
-                what = "a chance step" if name == "roll" else "a change of the game"
-                self.error(f"'{name}' is {what}, not a value to compute: take it with a let of its own",
-                           span, f"let x = {name}(...)")
+                what = msg("a chance step") if name == "roll" else msg("a change of the game")
+                self.error(msg("'{name}' is {what}, not a value to compute: take it with a let of its own", name=name,
+                               what=what), span, msg("let x = {name}(...)", name=name))
             elif name in self.macro_returns:
-                self.error(f"'{name}' changes the game and has no value; call it as a statement", span,
-                           f"its returned value is taken by a let of its own: let x = {name}(...)")
+                self.error(msg("'{name}' changes the game and has no value; call it as a statement", name=name), span,
+                           msg("its returned value is taken by a let of its own: let x = {name}(...)", name=name))
             elif name in VERBS or name in self.macro_params:
-                self.error(f"'{name}' changes the game and has no value; call it as a statement", span)
+                self.error(msg("'{name}' changes the game and has no value; call it as a statement", name=name), span)
             else:
-                self.error(f"unknown function '{name}'", span,
+                self.error(msg("unknown function '{name}'", name=name), span,
                            did_you_mean(name, list(FUNCTIONS) + list(self.functions)))
             return lambda rt, env: None
         self._arity(name, len(args), builtin.min_args, builtin.max_args, span)
@@ -384,13 +384,20 @@ class ExpressionCompiler(TreeWalker):
 
     def _check_attr(self, attr: str, span: Span) -> None:
         if attr not in self.attributes:
-            self.error(f"no kind of entity has an attribute '{attr}'", span,
+            self.error(msg("no kind of entity has an attribute '{name}'", name=attr), span,
                        did_you_mean(attr, self.attributes))
 
     def _arity(self, name: str, given: int, low: int, high: int | None, span: Span) -> None:
         if given < low or (high is not None and given > high):
-            want = str(low) if low == high else (f"{low} or more" if high is None else f"{low} to {high}")
-            self.error(f"'{name}' takes {want} argument{'s' if want != '1' else ''}, not {given}", span)
+            if low == high:
+                said = msg("'{name}' takes {count} argument, not {given}", name=name, count=low, given=given) \
+                    if low == 1 else msg("'{name}' takes {count} arguments, not {given}", name=name, count=low, given=given)
+            elif high is None:
+                said = msg("'{name}' takes {low} or more arguments, not {given}", name=name, low=low, given=given)
+            else:
+                said = msg("'{name}' takes {low} to {high} arguments, not {given}", name=name, low=low, high=high,
+                           given=given)
+            self.error(said, span)
 
     def error(self, message: str, span: Span, hint: str = "") -> None:
         self.errors.append(CompileError(message, span, hint))

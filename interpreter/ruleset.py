@@ -14,7 +14,7 @@ from typing import Any
 
 from ..dsl import cache
 from ..dsl import graph as g
-from ..dsl.errors import RuleErrors, SchemaError, Span, did_you_mean
+from ..dsl.errors import RuleErrors, SchemaError, Span, did_you_mean, msg
 from ..dsl.layers import Definitions, plain_value, find_ruleset
 from ..dsl.layers import available_rulesets, slug, variant_files  # public here too
 from ..dsl.loader import Node
@@ -176,7 +176,7 @@ class RulesetBuilder(Definitions):
         macros = {name: g.Macro(name, params, compiler.program(text, span, params), span)
                   for name, (params, text, span) in self.macros.items()}
         if "main" not in macros:
-            compiler.error("the ruleset has no 'main' macro (the game's flow)", Span(str(root / "ruleset.yaml"), 1, 1))
+            compiler.error(msg("the ruleset has no 'main' macro (the game's flow)"), Span(str(root / "ruleset.yaml"), 1, 1))
         conventions, found = check_conventions(manifest, self.functions, Span(str(root / "ruleset.yaml"), 1, 1))
         compiler.errors.extend(found)
         decks = {name: spec for name, spec in self.decks.items()}
@@ -207,7 +207,7 @@ class RulesetBuilder(Definitions):
         players = {**manifest.get("players", {"min": 1, "max": 1}), **self.player_limits}
         if isinstance(players.get("min"), int) and isinstance(players.get("max"), int) \
                 and players["min"] > players["max"]:
-            self.errors.append(SchemaError(f"players: min ({players['min']}) is more than max ({players['max']})",
+            self.errors.append(SchemaError(msg("players: min ({min}) is more than max ({max})", min=players['min'], max=players['max']),
                                            manifest.where("players") if "players" in manifest
                                            else Span(str(root / "ruleset.yaml"), 1, 1)))
         if self.errors:
@@ -306,7 +306,7 @@ class RulesetBuilder(Definitions):
         for ident, (doc, path) in self.cards.items():
             deck = self.deck_of(ident, doc)
             if deck not in decks:  # say so, and still check the card as if in the likeliest deck
-                compiler.error(f"unknown deck '{deck}'", doc.where("deck"), did_you_mean(deck, decks))
+                compiler.error(msg("unknown deck '{deck}'", deck=deck), doc.where("deck"), did_you_mean(deck, decks))
                 compiler.program(doc["effect"], doc.where("effect"), _guessed_params(deck, decks))
                 self.triggers.extend((t, ident) for t in doc.get("triggers", []))
                 self.modifiers.extend((m, ident) for m in doc.get("modifiers", []))
@@ -337,7 +337,7 @@ class RulesetBuilder(Definitions):
         for node, owner in self.modifiers:
             name = str(node["function"])
             if name not in functions:
-                compiler.error(f"a modifier names unknown function '{name}'", node.where("function"),
+                compiler.error(msg("a modifier names unknown function '{name}'", name=name), node.where("function"),
                                did_you_mean(name, functions))
                 continue
             params = functions[name].params + ["self", "base"]

@@ -64,7 +64,10 @@ class Text(str):
 def translate(lang: str | None, message: str, **params) -> str:
     """*message* in *lang*, its ``{name}`` placeholders filled from *params* (a :class:`Text`
     brings its own; values that are Texts are translated too). A text that is no msgid is
-    returned as it is."""
+    returned as it is; a text that knows how to say itself (``in_language``: a rule file's
+    errors, ``rulemessages.RuleErrorsText``) says itself."""
+    if hasattr(message, "in_language"):
+        return message.in_language(lang)
     if isinstance(message, Text):
         params = {**message.params, **params}
         message = message.msgid
@@ -193,18 +196,21 @@ def extract() -> list[str]:
 
 
 def compile_catalogs() -> list[Path]:
-    """Write each ``speciation.po``'s ``speciation.mo`` (Babel's compiler)."""
+    """Write each ``.po``'s ``.mo`` (Babel's compiler): ``speciation.po``, and ``rules.po``
+    (a rule author's errors, ``speciation.rulemessages``)."""
     from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po
 
     written = []
-    for po in sorted(LOCALE.glob(f"*/LC_MESSAGES/{DOMAIN}.po")):
+    for po in sorted(LOCALE.glob("*/LC_MESSAGES/*.po")):
         with po.open("rb") as source:
             catalog_ = read_po(source)
         with po.with_suffix(".mo").open("wb") as out:
             write_mo(out, catalog_)
         written.append(po.with_suffix(".mo"))
     translation.cache_clear()
+    from . import rulemessages
+    rulemessages.translation.cache_clear()
     return written
 
 
@@ -225,7 +231,9 @@ def write_template() -> Path:
 def main(argv: list[str]) -> int:
     command = argv[0] if argv else ""
     if command == "extract":
+        from . import rulemessages
         print(write_template())
+        print(rulemessages.write_template())
     elif command == "compile":
         for path in compile_catalogs():
             print(path)

@@ -15,6 +15,7 @@ from .dsl.loader import load_file
 from .dsl.mods import mod_files
 from .dsl.schema import kind_of
 from .interpreter.ruleset import load_ruleset
+from .rulemessages import from_environment, gettext_of
 
 # A mistake that says the file was written for another ruleset, not that it is wrong:
 # it weighs more than any number of other mistakes when choosing the ruleset a file fits.
@@ -140,7 +141,7 @@ def _attempt(ruleset: str, variants: Sequence[str], mods: Sequence[str]):
 def _report(label: str, name: str, loaded, errors: list[RuleError], sources: dict[str, str]) -> int:
     if loaded is None:
         for error in errors:
-            print(labelled(error.format(sources), name), file=sys.stderr)
+            print(labelled(error.format(sources, gettext_of(from_environment())), name), file=sys.stderr)
         print(f"failed: {label} against {name} ({len(errors)} error{'s' if len(errors) != 1 else ''})")
         return 1
     brought = loaded.mod_infos[-1]["brings"] if loaded.mod_infos else []
@@ -150,5 +151,8 @@ def _report(label: str, name: str, loaded, errors: list[RuleError], sources: dic
 
 
 def labelled(formatted: str, ruleset: str) -> str:
-    """An error's text with the ruleset it was found against: ``…: error (original): …``."""
-    return formatted.replace(": error: ", f": error ({Path(ruleset).name}): ", 1)
+    """An error's text with the ruleset it was found against: ``…: error (original): …``
+    (``…: błąd (original): …`` in Polish)."""
+    import re
+
+    return re.sub(r": (\w+): ", lambda m: f": {m[1]} ({Path(ruleset).name}): ", formatted, count=1)

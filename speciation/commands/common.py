@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from ..dsl.errors import RuleErrors, SpeciationError
 from ..interpreter.ruleset import Ruleset, find_ruleset, load_ruleset
+from ..rulemessages import from_environment, gettext_of
 
 
 def err(text: str) -> None:
@@ -17,16 +18,18 @@ def err(text: str) -> None:
 
 def load(name: str, variants: Sequence[str] = (), mods: Sequence[str] = ()) -> Ruleset | int:
     """Load a ruleset, or print why not and return the exit code: 2 if no ruleset has that
-    name or folder (a usage error), 1 if its files have errors."""
+    name or folder (a usage error), 1 if its files have errors (in the language of the
+    environment, ``LANGUAGE``/``LANG``, when the rule errors have a catalogue in it)."""
+    language = gettext_of(from_environment())
     try:
         find_ruleset(name)
     except RuleErrors as errors:
-        err(errors.format())
+        err(errors.format(language))
         return 2
     try:
         return load_ruleset(name, list(variants or ()), list(mods or ()))
     except RuleErrors as errors:
-        err(errors.format())
+        err(errors.format(language))
     except SpeciationError as error:
         err(f"error: {error}")
     except Exception as exc:  # a crash of the loader itself: say so plainly

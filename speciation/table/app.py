@@ -41,6 +41,7 @@ from .replays import ws_replay
 from .persist import Keeping
 from .screens import Screens
 from .store import Store
+from ..rulemessages import rule_errors
 from .uploads import uploaded, with_uploads
 from .uploads import check as check_uploads
 
@@ -297,8 +298,8 @@ def create_app(table: Table | None = None) -> Starlette:
                 return JSONResponse({"error": i18n.translate(_lang_of(request), refusal.args[0])},
                                     status_code=refusal.status,
                                     headers=getattr(refusal, "headers", None))
-            except RuleErrors as errors:
-                return JSONResponse({"error": errors.format()}, status_code=400)
+            except RuleErrors as errors:   # a save's or a ruleset's rule errors, in the asker's language
+                return JSONResponse({"error": i18n.translate(_lang_of(request), rule_errors(errors))}, status_code=400)
             except (SpeciationError, ValueError) as error:   # the engine's words, or what went wrong in the page's
                 return JSONResponse({"error": engine_error(_lang_of(request), error)}, status_code=400)
         return route

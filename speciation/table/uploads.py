@@ -2,7 +2,9 @@
 size-limited, checked as untrusted rule files by the same loader and checks as
 ``speciation check`` (they may change part of a card of the ruleset, never name a file to
 read: ``extends`` takes only a built-in ruleset's name), their errors positioned in the
-uploaded file's own name and never quoting a server file.
+uploaded file's own name and never quoting a server file, in the language of the page that
+uploaded them (``rulemessages.rule_errors``: the English text, said in another language by
+``i18n.translate``).
 
 A page sends ``{"name": "fast.yaml", "text": "..."}`` per mod (``POST /api/mods`` to check,
 ``uploads`` in ``POST /api/games`` to play with them). The texts are written, under a name of
@@ -22,6 +24,7 @@ from typing import Any, TypeVar
 from ..dsl.errors import RuleErrors
 from ..dsl.layers import builtin_root
 from ..i18n import Text
+from ..rulemessages import rule_errors
 from .guard import Refused
 
 MAX_MOD = 256 * 1024    # bytes of one uploaded mod file
@@ -59,12 +62,13 @@ def file_name(name: str) -> str:
 
 def with_uploads(mods: list[tuple[str, str]], make: Callable[[list[str]], T]) -> T:
     """``make(paths)`` with *mods* written where the loader reads them; its rule errors are
-    a :class:`Refused` positioned in the uploaded files' names (never a server path)."""
+    a :class:`Refused` positioned in the uploaded files' names (never a server path), which
+    ``i18n.translate`` says in the page's language."""
     paths = [str(_write(name, text)) for name, text in mods]
     try:
         return make(paths)
     except RuleErrors as errors:
-        raise Refused(scrub(errors.format(), paths)) from None
+        raise Refused(rule_errors(errors, lambda text: scrub(text, paths))) from None
 
 
 def check(source: str, variants: list[str], mods: list[tuple[str, str]], load: Callable[..., Any]) -> dict:
