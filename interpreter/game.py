@@ -282,7 +282,9 @@ class Game:
                 raise IllegalActionError(
                     f"{self._machine.label(action)!r} is not a legal choice for "
                     f"'{pending['prompt'] or pending['var']}' now; legal: {shown}")
-        value = _copy(pending["options"][index]) if index is not None else None
+        value = pending["options"][index] if index is not None else None
+        if value.__class__ is not str and value is not None:  # (a text or none is its own copy)
+            value = _copy(value)
         fiber = pending.get("fiber")
         if self._machine.keep_log:
             if fiber is None:
@@ -291,7 +293,7 @@ class Game:
                 with fibers.inside(self._machine, self.state["stack"][-1][2][fiber[0]]):
                     _pending.log_choice(self, pending, value)
         if self._history is not None:
-            self._history["decisions"].append([pending["actor"], _copy(value)])
+            self._history["decisions"].append([pending["actor"], value if value.__class__ is str else _copy(value)])
         self.decision_number += 1
         if fiber is None:
             self._machine.resolve(value)
