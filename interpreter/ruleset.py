@@ -457,7 +457,7 @@ def keyed_writes(functions: dict[str, g.Function], reads: dict[str, set], nodes:
         item_reads = _reads_in(items, functions, reads)
         if item_reads is None:
             continue
-        keyed_checks[check.settled] = (_local_in(test, check.var, theirs, functions, reads, local) - item_reads,
+        keyed_checks[check.settled] = (_local_in(_uses(test, check.var), theirs, functions, reads, local) - item_reads,
                                        theirs)
     out: dict[int, tuple[str, frozenset]] = {}
     for node in nodes:
@@ -524,39 +524,63 @@ def _reads_in(tree: Tree, functions: dict, reads: dict) -> set | None:
     return out
 
 
-def _local_in(tree: Tree, var: str, candidates: set, functions: dict, reads: dict, local: dict) -> set:
-    """Those of the attributes *candidates* that *tree* reads only of *var* (``var.a``, or by
-    calling a one-parameter function with *var* alone that reads them only of its parameter)."""
-    bad: set = set()
+def _uses(tree: Tree, var: str) -> tuple[set, set, set] | None:
+    """How an expression reads the entity named *var*: (the attributes it reads of anything
+    else, the rule functions it calls with *var* alone, those it calls otherwise); None when
+    a comprehension's name hides *var*. (Calls of unknown names, builtins, are left out: the
+    attributes they are given are read in the expression itself.)"""
+    others: set = set()
+    alone: set = set()
+    called: set = set()
     for sub in tree.iter_subtrees():
         if sub.data in _BINDERS and any(isinstance(c, Token) and str(c) == var for c in sub.children):
-            return set()  # (a comprehension's name hides it)
+            return None
         if sub.data == "attr":
             entity = sub.children[0]
             if not (isinstance(entity, Tree) and entity.data == "name" and str(entity.children[0]) == var):
-                bad.add(str(sub.children[1]))
-        elif sub.data == "call" and str(sub.children[0]) in functions:
-            callee, args = str(sub.children[0]), sub.children[1]
+                others.add(str(sub.children[1]))
+        elif sub.data == "call":
+            args = sub.children[1]
             arg = args.children if isinstance(args, Tree) else []
-            if len(arg) == 1 and isinstance(arg[0], Tree) and arg[0].data == "name" and str(arg[0].children[0]) == var \
-                    and len(functions[callee].params) == 1:
-                bad |= reads[callee] - local.get(callee, set())
+            if len(arg) == 1 and isinstance(arg[0], Tree) and arg[0].data == "name" and str(arg[0].children[0]) == var:
+                alone.add(str(sub.children[0]))
             else:
-                bad |= reads[callee]
+                called.add(str(sub.children[0]))
+    return others, alone, called
+
+
+def _local_in(uses: tuple[set, set, set] | None, candidates: set, functions: dict, reads: dict,
+              local: dict) -> set:
+    """Those of the attributes *candidates* that an expression (its :func:`_uses`) reads only
+    of its entity: ``var.a``, or by calling a one-parameter function with ``var`` alone that
+    reads them only of its parameter."""
+    if uses is None:
+        return set()
+    others, alone, called = uses
+    bad = set(others)
+    for callee in called:
+        if callee in functions:
+            bad |= reads[callee]
+    for callee in alone:
+        if callee in functions:
+            bad |= reads[callee] - local.get(callee, set()) if len(functions[callee].params) == 1 else reads[callee]
     return candidates - bad
 
 
 def _local_attrs(functions: dict[str, g.Function], reads: dict[str, set]) -> dict[str, set]:
     """For each one-parameter rule function (no modifier, not static): the attributes it
     reads only of its argument (with the functions it calls)."""
-    trees: dict[str, Any] = {name: getattr(f.expr, "tree", None) for name, f in functions.items()
-             if len(f.params) == 1 and not f.modified and not f.static}
-    local = {name: set(reads[name]) for name, tree in trees.items() if tree is not None}
+    uses: dict[str, Any] = {}
+    for name, function in functions.items():
+        tree = getattr(function.expr, "tree", None)
+        if len(function.params) == 1 and not function.modified and not function.static and tree is not None:
+            uses[name] = _uses(tree, function.params[0])
+    local = {name: set(reads[name]) for name in uses}
     changed = True
     while changed:
         changed = False
-        for name in list(local):
-            now = _local_in(trees[name], functions[name].params[0], local[name], functions, reads, local)
+        for name in local:
+            now = _local_in(uses[name], local[name], functions, reads, local)
             if now != local[name]:
                 local[name], changed = now, True
     return local
