@@ -3,6 +3,7 @@ the share of decisions spent in response windows, and what one pass costs (issue
 
     python benchmarks/bench_catastrophic.py                   # 2, 3 and 4 players, 50 games each
     python benchmarks/bench_catastrophic.py --games 200 --players 4
+    python benchmarks/bench_catastrophic.py --log off          # no log line made (agents, batch runs)
 
 One seeded generator per game picks uniformly among the legal actions; a decision is counted
 as a window's when it is one of the 'responses' window's questions (its choose statement is
@@ -32,10 +33,12 @@ def window_nodes(ruleset) -> set[int]:
             and node.span.line >= window.span.line}
 
 
-def play(ruleset, players: int, seed: int, saves: list | None = None) -> tuple[int, int]:
+def play(ruleset, players: int, seed: int, saves: list | None = None, keep_log: bool = True) -> tuple[int, int]:
     """One random game to the end: (decisions, decisions in response windows); with *saves*,
-    each window question met is saved there too."""
+    each window question met is saved there too; with *keep_log* False, no log line is made
+    (as agents and batch runs play)."""
     game, rng = Game.new(ruleset, players=players, seed=seed), random.Random(f"bench:{seed}")
+    game.keep_log = keep_log
     nodes = window_nodes(ruleset)
     decisions = in_window = 0
     while not game.is_over:
@@ -73,13 +76,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--players", type=int, nargs="*", default=[2, 3, 4])
+    parser.add_argument("--log", choices=["on", "off"], default="on",
+                        help="keep the game log (on, the goal's figure) or make no log line (off)")
     args = parser.parse_args()
     ruleset = load_ruleset("catastrophic")
     play(ruleset, 2, -1)  # warm up: the first game compiles what it meets
-    print("== catastrophic: random play (goal: 15,000 actions per CPU second; windows <= 1/3) ==")
+    print(f"== catastrophic: random play, log {args.log} (goal: 15,000 actions per CPU second; windows <= 1/3) ==")
     for players in args.players:
         started = CLOCK()
-        results = [play(ruleset, players, seed) for seed in range(args.games)]
+        results = [play(ruleset, players, seed, keep_log=args.log == "on") for seed in range(args.games)]
         spent = CLOCK() - started
         decisions = sum(d for d, _ in results)
         windows = sum(w for _, w in results)

@@ -306,13 +306,14 @@ def destroy(rt, entity):
 @verb
 def log(rt, template, *values):
     if rt.keep_log:
-        if rt.ruleset.hidden.faces:  # a line naming what some seat does not see: one per seat
+        if values and rt.ruleset.hidden.faces:  # a line naming what some seat does not see: one per seat
             lines = visibility.log_lines(rt, values, lambda label: _fill(rt, template, values, label))
             if lines is not None:
                 for line in lines:
                     rt.add_log_line(line, line if isinstance(line, str) else line[1])
                 return
-        rt.log(_fill(rt, template, values))
+        text = _fill(rt, template, values)
+        rt.add_log_line(text, text)
 
 
 @verb
@@ -335,22 +336,27 @@ def _fill(rt, template: str, values: tuple, label=None) -> str:
             if _NUMBERED.search(translated):
                 return _fill_numbered(rt, translated, values, label)
             template = translated
-    parts = _PARTS.get(template) if template.__class__ is str else None
-    if parts is None:
+    known = _PARTS.get(template) if template.__class__ is str else None
+    if known is None:
         parts = template.split("{}")
+        # (the same text by %-formatting, when there are as many values as {})
+        known = (parts, "%s".join(part.replace("%", "%%") for part in parts))
         if len(_PARTS) < 4096 and template.__class__ is str:  # the templates of loaded rules: a few hundred
-            _PARTS[template] = parts
+            _PARTS[template] = known
+    parts, pattern = known
     if len(parts) == 1:
         return check_text(rt.limits, template)
-    out = [parts[0]]
     label = label or rt.label
+    if len(values) == len(parts) - 1:
+        return check_text(rt.limits, pattern % tuple(map(label, values)))
+    out = [parts[0]]
     for i, part in enumerate(parts[1:]):
         out.append(label(values[i]) if i < len(values) else "{}")
         out.append(part)
     return check_text(rt.limits, "".join(out))
 
 
-_PARTS: dict[str, list[str]] = {}  # a log template -> its pieces around the {}
+_PARTS: dict[str, tuple[list[str], str]] = {}  # a log template -> its pieces around the {}, and its %-pattern
 _NUMBERED = re.compile(r"\{(\d+)\}")
 
 

@@ -17,8 +17,11 @@ When a check holds for no item, the machine remembers it (the check's ``settled`
 attribute the check reads (in its items, its condition, or the rule functions they call, as the
 compiler notes for remembered values: ``link_invalidation`` in ruleset.py) or creates or destroys
 an entity: until then that check is not made again, since it cannot hold (the others are made in
-their order). Whatever forgets remembered values (``Game.state_edited``, a restore, a trial's
-rollback) forgets this too.
+their order). A statement that writes attributes of one entity only, which the check reads only
+of its item (``keyed_writes`` in ruleset.py), leaves instead the set of the entities written
+since (``machine.forget_keyed``): only those items are tested again, in the items' order, the
+others being known to hold for none. Whatever forgets remembered values (``Game.state_edited``,
+a restore, a trial's rollback) forgets this too.
 """
 from __future__ import annotations
 
@@ -72,10 +75,13 @@ def fire_checks(rt: Machine, choose: int | None, env: dict | None) -> bool:
     for no item, nothing it reads written since, is not made."""
     memo = rt.memo
     for check in rt.ruleset.checks:
-        if check.settled in memo:
+        known = memo.get(check.settled)
+        if known is True:
             continue
         items = check.items(rt, {}) if check.items is not None else (None,)
         for item in items:
+            if known is not None and item not in known:
+                continue  # (it held for no item; only the items in known were written since)
             names = {check.var: item} if check.var is not None else {}
             if check.test(rt, names):
                 stack = rt.state["stack"]
@@ -94,7 +100,7 @@ def unsettled(rt: Machine) -> bool:
     effect (:func:`checking`, a walk down the stack) before a choice."""
     memo = rt.memo
     for check in rt.ruleset.checks:
-        if check.settled not in memo:
+        if memo.get(check.settled) is not True:
             return True
     return False
 

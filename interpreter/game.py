@@ -10,6 +10,7 @@ False
 from __future__ import annotations
 
 import json
+import marshal
 import secrets
 from typing import Any
 
@@ -21,6 +22,23 @@ from .statecopy import clone_state as _clone_state, state_digest
 from .views import copy_plain as _copy
 
 CHECKPOINT_KEYS = {"ruleset", "decisions", "history", "state"}
+
+
+_INITIAL: dict[int, tuple] = {}  # id(ruleset) -> (its entities, player defaults, both as plain JSON data, marshalled)
+
+
+def _initial(ruleset) -> tuple:
+    """A ruleset's initial entities and player defaults as JSON makes them (plain data),
+    marshalled once: each new game unmarshals its own copy (the same data, cheaper than a
+    JSON round trip a game). Kept while the ruleset keeps those very objects."""
+    known = _INITIAL.get(id(ruleset))
+    if known is None or known[0] is not ruleset.entities or known[1] is not ruleset.player_defaults:
+        if len(_INITIAL) > 64:
+            _INITIAL.clear()
+        known = _INITIAL[id(ruleset)] = (ruleset.entities, ruleset.player_defaults,
+                                         marshal.dumps(json.loads(json.dumps(ruleset.entities))),
+                                         marshal.dumps(json.loads(json.dumps(ruleset.player_defaults))))
+    return known
 
 
 class Game:
@@ -82,11 +100,12 @@ class Game:
             raise ArgumentError(f"the seed must be an integer from -2**63 to 2**64 - 1, not {seed!r:.60}")
         if chance is not None and not isinstance(chance, list):
             raise ArgumentError(f"chance must be a list of outcomes, not {type(chance).__name__}")
-        entities = json.loads(json.dumps(ruleset.entities))
+        frozen = _initial(ruleset)
+        entities = marshal.loads(frozen[2])
         ids = [f"p{i + 1}" for i in range(count)]
         for i, ident in enumerate(ids):
             entities[ident] = {"kind": "player", "id": ident, "name": f"Player {i + 1}",
-                               **json.loads(json.dumps(ruleset.player_defaults))}
+                               **marshal.loads(frozen[3])}
         state = {"ent": entities, "players": ids, "rng": rng.seed_state(seed), "seed": seed,
                  "stack": [], "pending": None, "log": [], "chance": list(chance or []),
                  "steps": 0}
@@ -282,7 +301,9 @@ class Game:
                 raise IllegalActionError(
                     f"{self._machine.label(action)!r} is not a legal choice for "
                     f"'{pending['prompt'] or pending['var']}' now; legal: {shown}")
-        value = _copy(pending["options"][index]) if index is not None else None
+        value = pending["options"][index] if index is not None else None
+        if value.__class__ is not str and value is not None:  # (a text or none is its own copy)
+            value = _copy(value)
         fiber = pending.get("fiber")
         if self._machine.keep_log:
             if fiber is None:
@@ -291,7 +312,7 @@ class Game:
                 with fibers.inside(self._machine, self.state["stack"][-1][2][fiber[0]]):
                     _pending.log_choice(self, pending, value)
         if self._history is not None:
-            self._history["decisions"].append([pending["actor"], _copy(value)])
+            self._history["decisions"].append([pending["actor"], value if value.__class__ is str else _copy(value)])
         self.decision_number += 1
         if fiber is None:
             self._machine.resolve(value)

@@ -44,6 +44,42 @@ def forget(memo: dict, names: frozenset) -> None:
             memo.pop(name, None)
 
 
+def forget_keyed(memo: dict, names: frozenset, keyed: frozenset, entity) -> None:
+    """As :func:`forget`, after a statement that wrote attributes of *entity* only: of the
+    names in *keyed* (``keyed_writes`` in ruleset.py) only what concerns that entity is
+    forgotten. A rule function's table is replaced by a copy without the entity's value (a
+    new table, as a forgotten one would be: a trial, which tells what an action made stale
+    by the tables it finds replaced, and a shared or restored table stay as they were); a state
+    check remembered to hold for no item is to test that item again (decisions.py)."""
+    if entity.__class__ is not str:
+        forget(memo, names)
+        return
+    rest = _REST.get((names, keyed))
+    if rest is None:
+        if len(_REST) > 4096:
+            _REST.clear()
+        rest = _REST[names, keyed] = names - keyed
+    for name in keyed:
+        table = memo.get(name)
+        if table is None:
+            continue
+        if table.__class__ is dict:
+            table = table.copy()
+            table.pop(entity, None)
+            memo[name] = table
+        elif table is True:
+            memo[name] = frozenset((entity,))
+        elif table.__class__ is frozenset:
+            memo[name] = table | {entity}
+        else:  # pragma: no cover - (a value of no keyed kind: forgotten whole)
+            del memo[name]
+    if rest:
+        forget(memo, rest)
+
+
+_REST: dict[tuple[frozenset, frozenset], frozenset] = {}  # (names, keyed) -> names - keyed
+
+
 def deal_copies(machine) -> None:
     """At a new game, deal each deck's copy ids (deck#1, deck#2, ...) out to its copies in an
     order drawn by chance steps (a Fisher-Yates shuffle: n, n - 1, ..., 2 outcomes, from the

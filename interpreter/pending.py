@@ -122,15 +122,20 @@ def unnamed(game, action: Any) -> None:
 def log_choice(game, pending: dict, value: Any) -> None:
     """The log line of a choice: a private one (or a seat's part of a simultaneous
     statement's) only its player reads."""
-    actor = game._machine.label(pending["actor"])
-    choice = game._machine.label(value) if value is not None else game._machine.names.get("passes", "passes")
-    line = f"  {actor}: {game._machine.shown_prompt() or pending['var']} → {choice}"
+    machine = game._machine
+    label = machine.label
+    choice = label(value) if value is not None else machine.names.get("passes", "passes")
+    head = f"  {label(pending['actor'])}: {machine.shown_prompt() or pending['var']} → "
+    line = head + choice
     if pending.get("private") or "fiber" in pending:  # a secret choice: only its player reads it
         owner = game.state["players"][game.player_of(pending["actor"])]
-        game._machine.add_log_line([owner, line], line)
-    elif game.ruleset.hidden.faces and value is not None:  # it may name what some seat does not see
-        head = line[:len(line) - len(choice)]
-        for each in visibility.log_lines(game._machine, (value,), lambda label: head + label(value)) or [line]:
-            game._machine.add_log_line(each, each if isinstance(each, str) else each[1])
+        machine.add_log_line([owner, line], line)
+    elif value is not None and machine.ruleset.hidden.faces:  # it may name what some seat does not see
+        lines = visibility.log_lines(machine, (value,), lambda label: head + label(value))
+        if lines is None:
+            machine.add_log_line(line, line)
+        else:
+            for each in lines:
+                machine.add_log_line(each, each if isinstance(each, str) else each[1])
     else:
-        game._machine.add_log_line(line, line)
+        machine.add_log_line(line, line)

@@ -140,18 +140,22 @@ def masked(rt, hidden, value: Any, me: Any) -> str:
 
 
 def _mentions_unseen(rt, hidden, values) -> bool:
-    ent = rt.ent
+    ent, faces = rt.ent, hidden.faces
     for value in values:
-        if isinstance(value, list):
+        if isinstance(value, str):
+            record = ent.get(value)
+            if record is None:
+                continue
+        elif isinstance(value, list):
             if _mentions_unseen(rt, hidden, value):
                 return True
             continue
-        record = ent.get(value) if isinstance(value, str) else None
-        if record is None:
+        else:
             continue
         seen = record.get(FIELD)
         if seen != ALL:
-            face = face_of(hidden, record)
+            deck = record.get("deck")  # (face_of, inline)
+            face = (faces.get(deck) if isinstance(deck, str) else None) or faces.get(record.get("kind"))
             if face is not None and (seen is not None or face.seen_by != ALL):
                 return True
     return False

@@ -18,11 +18,13 @@ from __future__ import annotations
 
 from typing import cast
 
+from lark import Token, Tree
+
 from ...dsl import graph as g
 from ..errors import mark as mark_error
 from ..expressions import own
 from ..limits import check_sequence
-from ..machine import forget
+from ..machine import forget, forget_keyed
 from ..triggers import holders
 from . import writer as settings
 from .simple import SIMPLE_HELPERS, SimpleWriter
@@ -167,8 +169,12 @@ class StatementWriter(SimpleWriter):
                     raise Unsupported("env")
                 self.emit(f"S[{k}].run(rt, env)")
             if stmt.writes:  # what it makes stale is read when it runs (a later program may add some)
+                entity, keyed = self.written_entity(stmt)
                 self.emit(f"if memo and not S[{k}].invalidates.isdisjoint(memo):")
-                self.emit(f"    _forget(memo, S[{k}].invalidates)")
+                if entity is None:
+                    self.emit(f"    _forget(memo, S[{k}].invalidates)")
+                else:  # only that entity's values, for what reads only the written entity's attributes
+                    self.emit(f"    _forget_keyed(memo, S[{k}].invalidates, {keyed}, {entity})")
         elif type(stmt) is g.If:
             self.branches(stmt, self.nested)
         elif type(stmt) is g.For:
@@ -224,6 +230,25 @@ class StatementWriter(SimpleWriter):
         """The value as a list of its own (a list just made needs no copy)."""
         value = self.value(expr)
         return value if _fresh(expr, self.compiler.functions) else f"list({value})"
+
+    def written_entity(self, stmt: g.Simple) -> tuple[str | None, str]:
+        """(the code of the entity the statement wrote, the constant of what is forgotten for
+        it alone: ``keyed_writes`` in ruleset.py), or (None, ""): everything is forgotten. The
+        entity's name is read after the statement ran (which binds no name)."""
+        known = getattr(self.compiler, "keyed_writes", None) or {}
+        if stmt.id not in known:
+            return None, ""
+        name, keyed = known[stmt.id]
+        mark, depth, saved = len(self.lines), self.depth, self.locals
+        self.locals = stmt.names
+        try:
+            return self.expr(Tree("name", [Token("NAME", name)]), {}), self.const(keyed)
+        except Unsupported:
+            del self.lines[mark:]
+            self.depth = depth
+            return None, ""
+        finally:
+            self.locals = saved
 
     def surely(self, names: set | None = None) -> set | None:
         """The names surely bound here (None outside a space); with *names*: set them."""
@@ -341,7 +366,7 @@ def compile_code(writer: StatementWriter, template: str, name: str, **extra):
     namespace = dict(HELPERS, **SIMPLE_HELPERS, **constants(writer), S=tuple(writer.stmts),
                      SPANS=tuple(s.span for s in writer.stmts), WHAT=tuple(what), _mark=mark_error, _own=own,
                      _SCALARS=frozenset({str, int, bool, type(None)}), reversed=reversed, _UNSET=_UNSET,
-                     _forget=forget, _check_sequence=check_sequence, list=list, int=int, range=range,
+                     _forget=forget, _forget_keyed=forget_keyed, _check_sequence=check_sequence, list=list, int=int, range=range,
                      str=str, len=len, Exception=Exception, **extra)
     return load_function(source, name, namespace, "_run") or False  # refused: the machine runs it
 
