@@ -152,6 +152,7 @@ class Connection:
         self.patches = patches  # the page takes a picture as the lines changed (messages.patched)
         self.picture: str | None = None   # ... and shows this one (the last sent)
         self.log: list[str] | None = None   # ... and this log (the last sent)
+        self.split: dict[int, tuple[str, list[str]]] = {}   # pictures' lines, by id (:meth:`_lines`)
         self.limit, self.flood = queue or QUEUE, flood or FLOOD
         self.send_timeout = send_timeout or SEND_TIMEOUT
         self.bucket = TokenBucket(rate or RATE, burst or BURST)
@@ -194,7 +195,18 @@ class Connection:
         builder while the sender waits for it), so the picture and log the page shows are the
         ones sent last."""
         svg = message.get("svg") if isinstance(message.get("svg"), str) else None
-        return message, json.dumps(patched(message, self.picture, self.log) if self.patches else message), svg
+        return message, json.dumps(patched(message, self.picture, self.log, self._lines) if self.patches else message), svg
+
+    def _lines(self, svg: str) -> list[str]:
+        """The lines of *svg* (a picture this page is sent, or shows): split once, kept while it is the
+        picture the page shows or the one encoded last."""
+        kept = self.split.get(id(svg))
+        if kept is not None and kept[0] is svg:
+            return kept[1]
+        lines = svg.split("\n")
+        self.split = {id(s): k for s, k in ((k[0], k) for k in self.split.values()) if s is self.picture}
+        self.split[id(svg)] = (svg, lines)
+        return lines
 
     def send_later(self, build: Callable[[], dict | str | None]) -> None:
         """Queue a screen (a state) that *build* makes when the sender reaches it, in the
