@@ -20,7 +20,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..interpreter.game import Game
-from ..interpreter.views import copy_plain, hide, public_view, view
+from ..interpreter.statecopy import clone_state
+from ..interpreter.views import hide, public_view, view
 
 _SPECTATOR = object()   # whose view a spectator's is: no seat's, and owner of nothing
 
@@ -42,7 +43,8 @@ class PositionViews:
 
     def __init__(self, game: Game):
         self.game = game
-        self.entities = copy_plain(game.state["ent"])   # the one copy every view shares
+        # the one copy every view shares (the interpreter's cheap copy of plain data)
+        self.entities = clone_state({"ent": game.state["ent"]})["ent"]
         # each record as a spectator sees it, and the records a spectator sees whole (then
         # so does every seat: a spectator sees what every seat sees), made with the first view
         self.public: dict[str, dict] | None = None
