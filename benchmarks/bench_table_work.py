@@ -9,13 +9,16 @@ the game each page's screen (seat 1, seat 2 and a spectator) built as the table 
 (``Table.screen``: the shared drawings, the seat's view, the undo check) and encoded for a page
 that takes patches (``Connection.encode``), as its sender does. Prints the CPU time over the
 person moves, the JSON sent a person move (before the websocket compresses it) and each
-game's digest (two trees compared must print the same digests). The CPU figure is what
+game's digest and a digest of every text sent to the pages (their decision ids' random game tokens left out; two trees compared must print
+the same digests: the same games, and the pages sent the same). The CPU figure is what
 ``bench_table_load.py``'s "server CPU a move" is made of, without the event loop, the
 websocket and the load that bend that one; not a test.
 """
 from __future__ import annotations
 
+import hashlib
 import random
+import re
 import time
 
 from speciation.table.app import Table
@@ -26,6 +29,7 @@ from speciation.table.session import TableGame
 def main() -> None:
     table = Table(agent_delay=0.0)
     cpu, moves, sent, digests = 0.0, 0, 0, []
+    texts = hashlib.sha256()   # every text sent, in order
     for seed in (1, 2):
         session = TableGame.new(f"g{seed}", "original", 3, ["human", "human", "greedy"], seed=seed)
         table.sessions[session.ident] = session
@@ -44,13 +48,15 @@ def main() -> None:
                 assert isinstance(message, dict)
                 _, text, picture = page.encode(message)
                 sent += len(text)
+                texts.update(re.sub(r'"[0-9a-f]{12}/', '"/', text).encode())   # (a decision id's game token is random)
                 page.picture = picture   # what the sender keeps once it is sent
                 if hasattr(page, "log"):   # (a tree from before the log patches keeps no log)
                     page.log = message["log"]
         cpu += time.process_time() - start
         digests.append(session.game.digest()[:12])
     print(f"{1000 * cpu / moves:.1f} ms of CPU a person move ({cpu:.2f} s, {moves} person moves), "
-          f"{sent / moves / 1024:.1f} KiB of JSON sent a person move, digests {' '.join(digests)}")
+          f"{sent / moves / 1024:.1f} KiB of JSON sent a person move, digests {' '.join(digests)}, "
+          f"sent {texts.hexdigest()[:12]}")
 
 
 if __name__ == "__main__":

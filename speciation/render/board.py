@@ -51,14 +51,21 @@ def draw_board(canvas: Any, x0: float, y0: float, shapes: tuple) -> tuple[float,
         x, y = cx + dx, cy + dy
         canvas.part(("cell", repr(record), x, y, repr(scene.cell_marker(record["id"]))), _cell, record, x, y, spec, shapes)
     token = spec.get("corner_token") or {}
+    ent = scene.ent
+    named: dict[str, tuple[bool, str]] = {}   # each cell's name (and whether it is there), once
     for corner in scene.ruleset.grid.cells_at:
-        record = scene.ent.get(corner)
+        record = ent.get(corner)
         if record is None:
             continue
         x, y = _corner_centre(corner)
         x, y = x + dx, y + dy
-        around = tuple((c in scene.ent, scene.place_name(c)) for c in scene.corner_cells(corner))
-        canvas.part(("corner", corner, repr(record), x, y, around), _corner, corner, record, x, y, token, shapes)
+        around = []
+        for c in scene.corner_cells(corner):
+            name = named.get(c)
+            if name is None:
+                name = named[c] = (c in ent, scene.place_name(c))
+            around.append(name)
+        canvas.part(("corner", corner, repr(record), x, y, tuple(around)), _corner, corner, record, x, y, token, shapes)
     width = max(p[0] for p in points) + HEX - min_x
     height = max(p[1] for p in points) + HEX * 0.87 - min_y
     return width, height

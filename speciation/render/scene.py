@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -209,7 +210,19 @@ class Scene:
         """The few letters drawn on a token: the presentation's ``short`` name for *value*
         (in the scene's language), else the first two letters of its name, or, when another
         value of its palette starts with the same two, its first letter and the first letter
-        that tells them apart."""
+        that tells them apart. Once per value and palette in a scene."""
+        if not hasattr(self, "_shorts"):
+            self._shorts: dict[tuple, str] = {}
+        key = (type(value), value, palette)   # (True and 1 are equal keys, not equal names)
+        try:
+            return self._shorts[key]
+        except KeyError:
+            said = self._shorts[key] = self._short(value, palette)
+            return said
+        except TypeError:   # a value that is no key (a list): not kept
+            return self._short(value, palette)
+
+    def _short(self, value: Any, palette: str | None) -> str:
         declared = (self.presentation.get("short") or {}).get(value) if isinstance(value, str) else None
         if declared:
             return self.text(declared)
@@ -437,7 +450,12 @@ def centre(cell: str, size: float) -> tuple[float, float]:
 
 def with_defaults(ruleset: Any, state: dict) -> dict:
     """The ruleset's presentation, completed for whatever it does not declare: a grey
-    hex grid, every game attribute as a counter, a panel per player with its attributes."""
+    hex grid, every game attribute as a counter, a panel per player with its attributes.
+    One that declares its counters, rows and panels does not depend on the state: it is made
+    once per ruleset and shared by its scenes (nothing changes a scene's presentation)."""
+    kept = _COMPLETE.get(id(ruleset))
+    if kept is not None and kept[0] is ruleset:
+        return kept[1]
     declared = json.loads(json.dumps(getattr(ruleset, "presentation", {}) or {}))
     out = {"palettes": {}, "board": {}, "rows": [], "counters": [], "log": {"lines": 10}, **declared}
     game = state["ent"].get("game", {})
@@ -452,4 +470,14 @@ def with_defaults(ruleset: Any, state: dict) -> dict:
         attributes = sorted({k for r in players for k in r} - {"kind", "id", "name", "seen_by"})
         out["panels"] = {"kind": "player", "fields": [{"attribute": a, "label": a} for a in attributes]}
     out["panels"].setdefault("kind", "player")
+    if all(k in declared for k in ("counters", "rows", "panels")):
+        with _COMPLETING:
+            if len(_COMPLETE) >= COMPLETE_KEPT:
+                _COMPLETE.pop(next(iter(_COMPLETE)))
+            _COMPLETE[id(ruleset)] = (ruleset, out)
     return out
+
+
+COMPLETE_KEPT = 32   # rulesets whose completed presentation is kept (a server's rulesets and mods)
+_COMPLETE: dict[int, tuple[Any, dict]] = {}   # id(ruleset) -> (the ruleset, its presentation)
+_COMPLETING = threading.Lock()

@@ -129,13 +129,18 @@ def body_basis(scene: Any, log: bool) -> tuple:
 
 
 def places_basis(scene: Any) -> tuple:
-    """What :meth:`.Scene.readable` reads of a state: its cells and corners, each by the
-    names the log gives them (a cell's, a corner's cells'), and the language."""
+    """What :meth:`.Scene.readable` reads of a state: its cells by the names the log gives
+    them, its corners (named by their cells' names, a cell that is not there by its id), and
+    the language."""
     named = scene.place_name
-    places = tuple((ident, named(ident)) if record["kind"] == "cell" else
-                   (ident, *(named(cell) for cell in scene.corner_cells(ident)))
-                   for ident, record in scene.ent.items() if record.get("kind") in ("cell", "corner"))
-    return scene.ruleset, scene.lang, places
+    cells, corners = [], []
+    for ident, record in scene.ent.items():
+        kind = record.get("kind")
+        if kind == "cell":
+            cells.append((ident, named(ident)))
+        elif kind == "corner":
+            corners.append(ident)
+    return scene.ruleset, scene.lang, tuple(cells), tuple(corners)
 
 
 def _same(known: tuple, basis: tuple) -> bool:

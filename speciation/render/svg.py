@@ -100,20 +100,22 @@ class _Canvas:
     def group(self, entity: str | None, title: str, body: str, cls: str) -> None:
         self.add(f'<g class="{cls}"{self.entity(entity, title)}>{_title(title)}{body}</g>')
 
-    def part(self, key: tuple, draw: Callable[..., object], *args: Any) -> None:
+    def part(self, key: tuple, draw: Callable[..., Any], *args: Any) -> Any:
         """Draw one element (``draw(canvas, *args)``), or add again what it drew for an equal
         *key* in the drawings a table shares (:mod:`.shared`; *key* names all the element is
-        drawn from besides the scene's ruleset, language, presentation and names)."""
+        drawn from besides the scene's ruleset, language, presentation and names); what
+        *draw* returned (its size, say), kept with it."""
         known = self.elements.get(key) if self.elements is not None else None
         if known is None:
             part = _Canvas(self.scene)
-            draw(part, *args)
-            known = (part.parts, part.drawn)
+            made = draw(part, *args)
+            known = (part.parts, part.drawn, made)
         if self.elements is not None:
             self.used[key] = known
         self.parts.extend(known[0])
         for entity, title in known[1].items():
             self.drawn.setdefault(entity, title)
+        return known[2]
 
 
 # ---- the action display --------------------------------------------------------------------
@@ -174,12 +176,18 @@ def _space(canvas: _Canvas, space: dict, spec: dict, x: float, cy: float) -> Non
 def _tokens(canvas: _Canvas, source: dict, x: float, cy: float) -> float:
     scene = canvas.scene
     values = scene.read(source["from"]) or []
-    for value in values if isinstance(values, list) else [values]:
-        fill = scene.colour(source.get("palette"), value)
-        canvas.add(f'<g class="token" data-value={quoteattr(str(value))}>{_title(scene.label(value))}'
-                   f'{_disk(x + 9, cy, 9, fill, scene.short(value, source.get("palette")))}</g>')
+    palette = source.get("palette")
+    for value in values if isinstance(values, list) else [values]:   # each drawn again only when it changed
+        canvas.part(("token", repr(value), palette, x, cy), _token, value, palette, x, cy)
         x += 21
     return x
+
+
+def _token(canvas: _Canvas, value: Any, palette: str | None, x: float, cy: float) -> None:
+    scene = canvas.scene
+    fill = scene.colour(palette, value)
+    canvas.add(f'<g class="token" data-value={quoteattr(str(value))}>{_title(scene.label(value))}'
+               f'{_disk(x + 9, cy, 9, fill, scene.short(value, palette))}</g>')
 
 
 # ---- rows: cards, tracks, tokens -------------------------------------------------------------
@@ -194,13 +202,27 @@ def _rows(canvas: _Canvas, x0: float, y0: float) -> tuple[float, float]:
         if rows[i].get("as") == "pile":
             j = i
             while j < len(rows) and rows[j].get("as") == "pile":
-                _pile(canvas, rows[j], x0 + (j - i) * 150, y)
+                source = rows[j]   # drawn again only when its list changed
+                ident = source["from"].rpartition(".")[0]
+                canvas.part(("pile", j, repr(scene.read(source["from"])), ident in scene.ent, x0 + (j - i) * 150, y),
+                            _pile, source, x0 + (j - i) * 150, y)
                 j += 1
             width, y, i = max(width, (j - i) * 150), y + 78, j
             continue
-        w, h = _row(canvas, rows[i], x0, y)
+        w, h = _row_part(canvas, i, rows[i], x0, y)
         width, y, i = max(width, w), y + h, i + 1
     return width, y - y0
+
+
+def _row_part(canvas: _Canvas, index: int, source: dict, x0: float, y: float) -> tuple[float, float]:
+    """The row drawn again only when it changed: its key names what it shows (the declared
+    row, its items and their records, its label with its tally) and where."""
+    scene = canvas.scene
+    values = scene.row_values(source)
+    label = scene.source_label(source) + (f": {scene.tally(source)}" if "of" in source else "")
+    records = [scene.ent.get(v) if isinstance(v, str) else None for v in values]
+    key = ("row", index, label, repr(values), repr(records), x0, y)
+    return canvas.part(key, _row, source, x0, y)
 
 
 def _row(canvas: _Canvas, source: dict, x0: float, y: float) -> tuple[float, float]:
@@ -298,30 +320,38 @@ def _panels(canvas: _Canvas, x0: float, y0: float, columns: int) -> tuple[float,
     records = scene.panels()
     fields = spec.get("fields", [])
     height = 34 + 22 * len(fields)
-    for i, record in enumerate(records):
+    for i, record in enumerate(records):   # each drawn again only when it changed
         x, y = x0 + (i % columns) * (PANEL_W + 10), y0 + (i // columns) * (height + 10)
-        colour = scene.colour(spec.get("palette"), record["id"]) if spec.get("palette") else "#555"
-        owner = scene.owner_of(record)
-        heading = scene.label(record["id"]) + (f" — {scene.label(owner)}" if owner else "")
-        body = [f'<rect x="{x}" y="{y}" width="{PANEL_W}" height="{height}" rx="6" fill="#fbfbf8" stroke="{colour}" '
-                f'stroke-width="3"/>', f'<rect x="{x}" y="{y}" width="{PANEL_W}" height="26" rx="6" fill="{colour}"/>',
-                _text(x + 8, y + 18, heading, 13, weight="bold", fill=_ink(colour))]
-        lines = []
-        for j, shown in enumerate(fields):
-            fy = y + 46 + j * 22
-            label = scene.text(shown.get("label", shown["attribute"]))
-            value = record.get(shown["attribute"])
-            said = scene.flag(shown, value)
-            if said is not None:  # a flag: its words while set, nothing while not
-                body.append(_text(x + 8, fy, said, 11, weight="bold") if said else "")
-                lines += [said] if said else []
-                continue
-            body.append(_text(x + 8, fy, label, 11, fill="#555"))
-            body.append(_field_value(canvas, shown, value, x + 134, fy))
-            lines.append(f"{label}: {scene.items(value)}")
-        canvas.group(record["id"], heading + "\n" + "\n".join(lines), "".join(body), "panel")
+        canvas.part(("panel", repr(record), x, y, height), _panel, record, x, y, height)
     rows = (len(records) + columns - 1) // columns
     return min(len(records), columns) * (PANEL_W + 10), rows * (height + 10)
+
+
+def _panel(canvas: _Canvas, record: dict, x: float, y: float, height: float) -> None:
+    """One record's panel (its heading, then each declared field)."""
+    scene = canvas.scene
+    spec = scene.presentation["panels"]
+    fields = spec.get("fields", [])
+    colour = scene.colour(spec.get("palette"), record["id"]) if spec.get("palette") else "#555"
+    owner = scene.owner_of(record)
+    heading = scene.label(record["id"]) + (f" — {scene.label(owner)}" if owner else "")
+    body = [f'<rect x="{x}" y="{y}" width="{PANEL_W}" height="{height}" rx="6" fill="#fbfbf8" stroke="{colour}" '
+            f'stroke-width="3"/>', f'<rect x="{x}" y="{y}" width="{PANEL_W}" height="26" rx="6" fill="{colour}"/>',
+            _text(x + 8, y + 18, heading, 13, weight="bold", fill=_ink(colour))]
+    lines = []
+    for j, shown in enumerate(fields):
+        fy = y + 46 + j * 22
+        label = scene.text(shown.get("label", shown["attribute"]))
+        value = record.get(shown["attribute"])
+        said = scene.flag(shown, value)
+        if said is not None:  # a flag: its words while set, nothing while not
+            body.append(_text(x + 8, fy, said, 11, weight="bold") if said else "")
+            lines += [said] if said else []
+            continue
+        body.append(_text(x + 8, fy, label, 11, fill="#555"))
+        body.append(_field_value(canvas, shown, value, x + 134, fy))
+        lines.append(f"{label}: {scene.items(value)}")
+    canvas.group(record["id"], heading + "\n" + "\n".join(lines), "".join(body), "panel")
 
 
 def _field_value(canvas: _Canvas, field: dict, value: Any, x: float, y: float) -> str:

@@ -7,7 +7,8 @@ keeps it elsewhere (a database; the hook is called with the game before it is dr
 may bring it back later): without one, an unfinished game stays. A replay with no page open
 leaves after :attr:`Eviction.replay_after`. A game that stays but has not changed for
 :attr:`Eviction.drawings_after` seconds lets go of what its pictures shared (its
-``drawings``, render/shared.py: about 0.5 MB for an original game; drawn again when asked).
+``drawings``, render/shared.py: about 0.5 MB for an original game; drawn again when asked)
+and the views of its position (``positions``, views.py: a copy of its entities).
 The sweep runs every :attr:`Eviction.interval` seconds, in the server's event loop, started
 by the first page that connects.
 """
@@ -80,9 +81,11 @@ class Eviction:
                 task.cancel()
             self.active.pop(ident, None)
         now = self.clock() if now is None else now
-        for ident, session in list(table.sessions.items()):   # idle: its drawings go (drawn anew when asked)
+        for ident, session in list(table.sessions.items()):   # idle: its drawings and views go (made anew when asked)
             if now - self.active.get(ident, now) >= self.drawings_after and session.drawings.kept_any():
                 session.drawings = Drawings()
+            if now - self.active.get(ident, now) >= self.drawings_after and session.positions[1]:
+                session.positions = ((), {})
         for ident in replays:
             table.replays.pop(ident, None)
             self.active.pop(ident, None)

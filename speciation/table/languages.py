@@ -25,9 +25,11 @@ def game_in(session: Any, lang: str | None) -> Game:
     """*session*'s game with its texts in *lang*: the game itself when it is in that
     language, has no history, or the ruleset has no such language; else its mirror."""
     game: Game = session.game
-    history = game.history
     wanted = None if lang in (None, "en") else lang  # English: the rule files' own words
-    if wanted == game.lang or (wanted is not None and wanted not in game.ruleset.labels) or history is None:
+    if wanted == game.lang or (wanted is not None and wanted not in game.ruleset.labels):
+        return game   # (before reading the history: ``game.history`` is a copy of it)
+    history = game.history
+    if history is None:
         return game
     key = wanted or "en"
     try:

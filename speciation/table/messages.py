@@ -7,6 +7,7 @@ the views and scenes a message builds.)
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..interpreter.game import Game
@@ -90,7 +91,8 @@ def handover(game: Game, to_seat: int) -> dict:
     return {"type": "handover", "seat": to_seat, "seat_name": player_name(game, to_seat)}
 
 
-def patched(message: dict, base: str | None, base_log: list[str] | None = None) -> dict:
+def patched(message: dict, base: str | None, base_log: list[str] | None = None,
+            split: Callable[[str], list[str]] | None = None) -> dict:
     """*message* for a page that shows the picture *base* and the log *base_log* now (the last
     ones it was sent) and takes patches: its ``svg`` as ``svg_patch``, the lines that differ
     from *base*'s (by number) and how many lines there are, when that is less than half the
@@ -98,13 +100,16 @@ def patched(message: dict, base: str | None, base_log: list[str] | None = None) 
     whole); its ``log`` as ``log_patch``, how many of the last lines the page shows it keeps and
     the lines after them, when it keeps any (the log grows at its end, and only its latest
     :data:`LOG_LINES` are sent: a move adds a few lines, so the page is sent those). The page
-    (``static/table.js``) makes the picture and the log again; anything else, as it is."""
+    (``static/table.js``) makes the picture and the log again; anything else, as it is.
+    *split*: a picture's lines (``str.split``), if the caller keeps them (a page's sender
+    splits each picture once, as the new one and then as the base)."""
     if message.get("type") != "state":
         return message
     out = message
     svg = message.get("svg")
     if base is not None and isinstance(svg, str):
-        old, new = base.split("\n"), svg.split("\n")
+        split = split or _lines
+        old, new = split(base), split(svg)
         lines = {i: line for i, line in enumerate(new) if i >= len(old) or old[i] != line}
         if sum(map(len, lines.values())) <= len(svg) // 2:
             out = {k: v for k, v in message.items() if k != "svg"}
@@ -114,6 +119,10 @@ def patched(message: dict, base: str | None, base_log: list[str] | None = None) 
         out = {k: v for k, v in out.items() if k != "log"}
         out["log_patch"] = {"keep": keep, "add": log[keep:]}
     return out
+
+
+def _lines(svg: str) -> list[str]:
+    return svg.split("\n")
 
 
 def _kept_lines(old: list[str], new: list[str]) -> int:

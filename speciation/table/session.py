@@ -24,6 +24,7 @@ from ..undo import UndoRefused, UndoStack
 from .deciding import apply_recorded, by_id, deciders, play_seat
 from .rules import shared_ruleset
 from .seats import HUMAN, Seating
+from .views import PositionViews
 
 
 # How a person names a ruleset folder a save needs: the server offers it, by its name.
@@ -56,6 +57,10 @@ class TableGame:
     version: int = 0
     # what its pages' pictures of one position share, drawn once (render/shared.py)
     drawings: Drawings = field(default_factory=Drawings, repr=False, compare=False)
+    # the views of the position its pages are shown, by game (its own, or a mirror in
+    # another language), with the position's key (messages.screen_key; views.py)
+    positions: tuple[tuple, dict[int, PositionViews]] = field(default_factory=lambda: ((), {}), repr=False,
+                                                              compare=False)
 
     def __post_init__(self) -> None:
         if isinstance(self.seating, list):  # a plain list of seat kinds

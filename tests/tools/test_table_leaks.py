@@ -334,8 +334,10 @@ def test_an_injected_leak_is_found(running, resampled, monkeypatch, leak):
         monkeypatch.setattr(messages, "seat_state", leaky)
     elif leak == "save":
         monkeypatch.setattr(session_module.TableGame, "seat_record", lambda self, seat: self.save_json())
-    else:
-        monkeypatch.setattr(messages, "public_view", lambda game: game.view(1))
+    else:   # the spectator's view of a position (table/views.py) is seat 2's
+        from speciation.table.views import PositionViews
+        made = PositionViews.view
+        monkeypatch.setattr(PositionViews, "view", lambda self, seat: made(self, 1 if seat is None else seat))
     with pytest.raises(AssertionError, match="reached"):
         _check_game(running, resampled, "marine")
 

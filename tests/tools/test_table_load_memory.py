@@ -161,3 +161,16 @@ def test_a_game_that_stays_idle_lets_go_of_its_shared_drawings():
     clock[0] += 2
     assert table.eviction.sweep(table) == [] and table.sessions["playing"] is session   # the game stays
     assert not session.drawings.kept_any()
+
+
+def test_a_game_that_stays_idle_lets_go_of_the_views_of_its_position():
+    table, clock = table_with_games()
+    session = table.sessions["playing"]
+    table.state_for(session, 0)
+    assert session.positions[1]   # the position's copy of its entities, kept for its other pages
+    clock[0] += table.eviction.drawings_after - 1
+    table.eviction.sweep(table)
+    assert session.positions[1]
+    clock[0] += 2
+    assert table.eviction.sweep(table) == [] and table.sessions["playing"] is session   # the game stays
+    assert not session.positions[1]
