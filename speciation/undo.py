@@ -25,6 +25,7 @@ from .i18n import Text
 from .interpreter.game import Game, state_digest
 from .interpreter.statecopy import clone_state
 from .interpreter.saves import replay
+from .interpreter.views import hide, seat_index
 
 SNAPSHOTS = 4   # checkpoints that keep a copy of the state; older ones replay the history
 
@@ -47,6 +48,20 @@ class Checkpoint:
     digest: str = ""                  # the state's digest, kept when the copy is dropped
 
 
+def _hidden_from(game: Game, seat: int) -> Iterable[tuple[tuple[str, str], Any]]:
+    """((entity, attribute), value) of every attribute the seat's view shows otherwise than it
+    is: each record hidden as ``game.view(seat)`` hides it (the interpreter's own ``hide``,
+    which replaces an attribute and never changes a value inside one, so a shallow copy of the
+    record will do), without copying the rest of the state for a whole view."""
+    rules, me = game.ruleset.hidden, game.state["players"][seat_index(game, seat)]
+    for ident, record in game.state["ent"].items():
+        shown = dict(record)
+        hide(shown, me, rules)
+        for attr, value in record.items():
+            if shown.get(attr) != value:
+                yield (ident, attr), value
+
+
 class UndoStack:
     """The checkpoints before the decisions of the seats in *people*, latest last; the latest
     *snapshots* of them keep a copy of the state."""
@@ -60,10 +75,8 @@ class UndoStack:
     def checkpoint(self, seat: int) -> Checkpoint:
         """The game as it is now, before *seat* decides (kept only once :meth:`push` ed)."""
         game = self.game
-        view = game.view(seat)
         state = game.state
-        hidden = {(ident, attr): copy.deepcopy(value) for ident, record in state["ent"].items()
-                  for attr, value in record.items() if view["ent"][ident].get(attr) != value}
+        hidden = {key: copy.deepcopy(value) for key, value in _hidden_from(game, seat)}
         snapshot = clone_state(state) if seat in self.people else None   # (a copy of the state, no game around it)
         return Checkpoint(seat, game.prompt, game.decision_number, state["rng"],
                           copy.deepcopy(state["chance"]), hidden, snapshot)

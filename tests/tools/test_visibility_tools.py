@@ -44,3 +44,24 @@ def test_the_terminal_prints_each_audience_its_version_of_a_line(faces):
     assert line + "?" in session.lines(0, [0]) and line + name not in session.lines(0, [0])
     assert line + "?" in session.lines(0, []) and line + name not in session.lines(0, [])  # several people
     assert f"[to spectators] {line}?" in session.lines(0, None) and f"[to Player 2] {line}{name}" in session.lines(0, None)
+
+
+@pytest.mark.parametrize("name, players", [("original", 3), ("marine", 3), ("evolution", 3), ("catastrophic", 3)])
+def test_a_checkpoint_keeps_exactly_what_the_seats_view_shows_otherwise(name, players):
+    # what an undo checkpoint keeps as hidden from the deciding seat is, at every decision of
+    # a random game, each attribute its view (game.view) shows otherwise than it is, no more
+    import random
+    from speciation.undo import UndoStack
+    game = Game.new(load_ruleset(name), players=players, seed=3)
+    stack, rng, kept = UndoStack(game, range(players)), random.Random(3), 0
+    while not game.is_over and game.decision_number < 150:
+        seat = game.decisions()[0].player
+        view = game.view(seat)
+        expected = {(ident, attr) for ident, record in game.state["ent"].items()
+                    for attr, value in record.items() if view["ent"][ident].get(attr) != value}
+        mark = stack.checkpoint(seat)
+        assert set(mark.hidden) == expected
+        kept += len(expected)
+        actions = game.decisions()[0].legal_actions()
+        game.apply(actions[rng.randrange(len(actions))])
+    assert kept    # every one of these games hides something from a seat (a hand, a pile's order)
