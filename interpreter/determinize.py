@@ -264,3 +264,46 @@ def _renamed(value: Any, renamed: dict) -> Any:
     if isinstance(value, list):
         return [_renamed(v, renamed) for v in value]
     return renamed.get(repr(value), value) if isinstance(value, str) else value
+
+
+_PUBLIC: dict[int, tuple] = {}  # id(ruleset) -> (ruleset, the names of its public functions): see public_functions
+
+
+def public_functions(ruleset) -> frozenset:
+    """The rule functions whose value no seat's determinization can change: they read no
+    hidden attribute (the ``hidden`` section's, faces included), have no modifiers, and call
+    only such functions (transitively). Their values are the same in the game and in every
+    determinized copy of it, so a copy may start from the values the game remembers and the
+    game may keep those a copy found before it was changed (:func:`share_public`)."""
+    known = _PUBLIC.get(id(ruleset))
+    if known is not None and known[0] is ruleset:
+        return known[1]
+    functions = getattr(ruleset, "functions", None) or {}
+    hidden = ruleset.hidden.attributes
+    public = {name for name, f in functions.items()
+              if not getattr(f, "modified", True) and not (set(getattr(f, "reads", None) or ()) & hidden)}
+    changed = True
+    while changed:
+        changed = False
+        for name in list(public):
+            if not set(getattr(functions[name], "calls", None) or ()) <= public:
+                public.discard(name)
+                changed = True
+    if len(_PUBLIC) > 16:
+        _PUBLIC.clear()
+    found = frozenset(public)
+    _PUBLIC[id(ruleset)] = (ruleset, found)
+    return found
+
+
+def share_public(source, target) -> None:
+    """Give *target* (copies of) the remembered values of the public functions
+    (:func:`public_functions`) that *source* holds; the two games must be at the same
+    position up to what is hidden (a game and a copy determinized from it, not yet changed).
+    Only speed changes: the values are those *target* would compute."""
+    public = public_functions(source.ruleset)
+    for mine, theirs in ((source._machine.memo, target._machine.memo),
+                         (source._machine.static_memo, target._machine.static_memo)):
+        for name in public.intersection(mine):
+            table = mine[name]
+            theirs[name] = dict(table) if type(table) is dict else table

@@ -15,7 +15,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from ..interpreter.determinize import determinize
+from ..interpreter.determinize import determinize, share_public
 from ..interpreter.game import Action, Game
 
 
@@ -142,6 +142,20 @@ class SeatView:
         copy = determinize(self._game, self.seat, rng, log)
         copy.keep_log = log
         return copy
+
+    def recall(self, copy: Game) -> None:
+        """Let *copy*, a determinized copy of the game not yet changed, start from the values
+        the game remembers of the rule functions that read nothing hidden
+        (``determinize.public_functions``: the same in the game and in every copy of it, so
+        nothing the seat may not see is passed). Only speed changes."""
+        share_public(self._game, copy)
+
+    def remember(self, copy: Game) -> None:
+        """Let the game keep the values of the rule functions that read nothing hidden which
+        *copy*, a determinized copy of it not yet changed, has found: they are the game's own
+        values, and the next copies start from them (:meth:`recall`) until an action makes
+        them stale. Only speed changes."""
+        share_public(copy, self._game)
 
 
 class Agent(Protocol):

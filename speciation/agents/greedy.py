@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..interpreter.game import Action, Game
 from .base import SeatView
@@ -40,14 +40,17 @@ class GreedyAgent:
         rng = self.rng if seat.streams == "single" else random.Random(f"{self.key}:{seat.decision_number}")
         totals = [0.0] * len(actions)
         for _ in range(self.samples):
-            for number, value in enumerate(lookahead(seat.determinize(rng, log=False), actions, seat.seat)):
+            copy = seat.determinize(rng, log=False)
+            seat.recall(copy)  # the values the game remembers of what reads nothing hidden: only speed changes
+            for number, value in enumerate(lookahead(copy, actions, seat.seat, valued=seat.remember)):
                 totals[number] += value
         self.last_values = dict(zip((repr(a.value) for a in actions), totals))  # for tests and tools
         best = max(totals)
         return rng.choice([a for a, t in zip(actions, totals) if t == best])
 
 
-def lookahead(base: Game, actions: Sequence[Action], seat: int) -> list[float]:
+def lookahead(base: Game, actions: Sequence[Action], seat: int,
+              valued: Callable[[Game], None] | None = None) -> list[float]:
     """For each action, in *base* (a determinized game, the agent's own): take it, let the
     rules run to the next decision, value the position for *seat* by the evaluation (its
     lead over the best other seat; a finished game won by *seat* counts above all), and put
@@ -57,10 +60,14 @@ def lookahead(base: Game, actions: Sequence[Action], seat: int) -> list[float]:
     *base* is valued first, so each action starts from the rule-function values it
     remembers: the rules forget only those the action's statements make stale, and most of
     the evaluation is looked up, not run again (the values, hence the choices, are the same
-    as from a cold copy). *base* ends as it began."""
+    as from a cold copy). *valued*, if given, is called with *base* once it is valued and
+    before any action (the greedy agent hands its game the values that read nothing hidden:
+    ``SeatView.remember``). *base* ends as it began."""
     found = []
     base.keep_log = False  # a search reads no log: lines are not even formatted
     evaluations(base)  # values every action starts from: after an action only what it changed is valued again
+    if valued is not None:
+        valued(base)  # (base valued, not yet changed: SeatView.remember)
     trial = base.trial()
     for action in actions:
         try:
