@@ -5,6 +5,7 @@ import random
 from collections.abc import Callable, Sequence
 
 from ..interpreter.game import Action, Game
+from ..interpreter.trial import Trial
 from .base import SeatView
 from .evaluation import evaluations, margin
 from .holding import hold_off
@@ -42,7 +43,8 @@ class GreedyAgent:
         for _ in range(self.samples):
             copy = seat.determinize(rng, log=False)
             seat.recall(copy)  # the values the game remembers of what reads nothing hidden: only speed changes
-            for number, value in enumerate(lookahead(copy, actions, seat.seat, valued=seat.remember)):
+            for number, value in enumerate(lookahead(copy, actions, seat.seat, valued=seat.remember,
+                                                         make_trial=seat.trial)):
                 totals[number] += value
         self.last_values = dict(zip((repr(a.value) for a in actions), totals))  # for tests and tools
         best = max(totals)
@@ -50,7 +52,8 @@ class GreedyAgent:
 
 
 def lookahead(base: Game, actions: Sequence[Action], seat: int,
-              valued: Callable[[Game], None] | None = None) -> list[float]:
+              valued: Callable[[Game], None] | None = None,
+              make_trial: Callable[[Game], Trial] | None = None) -> list[float]:
     """For each action, in *base* (a determinized game, the agent's own): take it, let the
     rules run to the next decision, value the position for *seat* by the evaluation (its
     lead over the best other seat; a finished game won by *seat* counts above all), and put
@@ -62,13 +65,14 @@ def lookahead(base: Game, actions: Sequence[Action], seat: int,
     the evaluation is looked up, not run again (the values, hence the choices, are the same
     as from a cold copy). *valued*, if given, is called with *base* once it is valued and
     before any action (the greedy agent hands its game the values that read nothing hidden:
-    ``SeatView.remember``). *base* ends as it began."""
+    ``SeatView.remember``); *make_trial*, if given, makes the trial (default ``base.trial()``;
+    the greedy agent's ``SeatView.trial`` shares what nothing hid). *base* ends as it began."""
     found = []
     base.keep_log = False  # a search reads no log: lines are not even formatted
     evaluations(base)  # values every action starts from: after an action only what it changed is valued again
     if valued is not None:
         valued(base)  # (base valued, not yet changed: SeatView.remember)
-    trial = base.trial()
+    trial = base.trial() if make_trial is None else make_trial(base)
     for action in actions:
         try:
             base.apply(action.value, decision=base.decision_id)

@@ -145,3 +145,49 @@ def test_a_trial_snapshot_copies_every_written_list_and_map_and_only_those_may_b
                 else:
                     shared += before[ident][attr] is value
     assert copied and shared
+
+
+@pytest.mark.parametrize("name,players", [("original", 4), ("marine", 3)])
+def test_a_greedy_search_of_a_shared_copy_values_as_a_full_copy_and_leaves_the_game_alone(name, players):
+    # the copy shares with the game what no statement writes (determinize(share=True)), and the
+    # trial's snapshot takes the game's records that hold nothing hidden (Trial(copy, origin=game))
+    from speciation.agents import SeatView
+    from speciation.interpreter.determinize import determinize
+    from speciation.interpreter.trial import Trial
+    for game in _positions(name, players, seed=5, every=19, count=6):
+        seat = game.current_player
+        actions = game.legal_actions()
+        before = game.digest()
+        full = determinize(game, seat, random.Random(3), log=False)
+        shared = determinize(game, seat, random.Random(3), log=False, share=True)
+        assert shared.state == full.state and shared.digest() == full.digest()
+        reference = lookahead(full, actions, seat)
+        assert lookahead(shared, actions, seat, make_trial=lambda copy: Trial(copy, origin=game)) == reference
+        assert shared.digest() == full.digest() and game.digest() == before
+        view = SeatView(game, seat)  # as the greedy agent searches
+        copy = view.determinize(random.Random(3), log=False)
+        view.recall(copy)
+        assert lookahead(copy, actions, seat, valued=view.remember, make_trial=view.trial) == reference
+        assert game.digest() == before
+
+
+def test_a_trial_from_the_game_a_copy_was_made_from_snapshots_as_one_from_the_copy():
+    from speciation.interpreter.determinize import determinize
+    from speciation.interpreter.trial import Trial
+    for game in _positions("original", 4, seed=2, every=29, count=4):
+        copy = determinize(game, game.current_player, random.Random(1), log=False, share=True)
+        assert Trial(copy, origin=game)._pristine == Trial(copy)._pristine
+        assert Trial(copy, origin=game)._pristine["ent"]["game"] is not game.state["ent"]["game"]  # hides the deck
+
+
+def test_the_quick_shuffle_draws_as_random_shuffle():
+    from speciation.interpreter.determinize import _SAME_SHUFFLE, _shuffle
+    assert _SAME_SHUFFLE
+    for seed in range(5):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        for size in range(40):
+            mine, reference = list(range(size)), list(range(size))
+            _shuffle(mine, ours.getrandbits)
+            theirs.shuffle(reference)
+            assert mine == reference
+        assert ours.random() == theirs.random()
