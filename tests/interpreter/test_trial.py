@@ -162,7 +162,7 @@ def test_a_greedy_search_of_a_shared_copy_values_as_a_full_copy_and_leaves_the_g
         shared = determinize(game, seat, random.Random(3), log=False, share=True)
         assert shared.state == full.state and shared.digest() == full.digest()
         reference = lookahead(full, actions, seat)
-        assert lookahead(shared, actions, seat, make_trial=lambda copy: Trial(copy, origin=game)) == reference
+        assert lookahead(shared, actions, seat, make_trial=lambda copy, origin=game: Trial(copy, origin=origin)) == reference
         assert shared.digest() == full.digest() and game.digest() == before
         view = SeatView(game, seat)  # as the greedy agent searches
         copy = view.determinize(random.Random(3), log=False)
