@@ -29,7 +29,14 @@ class GreedyAgent:
         self.key = f"speciation-greedy:{seed}:{seat}"
         self.rng = random.Random(self.key)
         self.samples = max(1, int(samples))
-        self.last_values: dict[str, float] = {}
+        self._last: tuple[Sequence[Action], list[float]] = ((), [])
+
+    @property
+    def last_values(self) -> dict[str, float]:
+        """The value of each action of the last decision searched, by ``repr`` of its value
+        (for tests and tools; made when read)."""
+        actions, totals = self._last
+        return dict(zip((repr(a.value) for a in actions), totals))
 
     def choose(self, seat: SeatView) -> Action:
         actions = seat.legal_actions()
@@ -46,7 +53,7 @@ class GreedyAgent:
             for number, value in enumerate(lookahead(copy, actions, seat.seat, valued=seat.remember,
                                                          make_trial=seat.trial)):
                 totals[number] += value
-        self.last_values = dict(zip((repr(a.value) for a in actions), totals))  # for tests and tools
+        self._last = (actions, totals)  # for tests and tools: last_values
         best = max(totals)
         return rng.choice([a for a, t in zip(actions, totals) if t == best])
 
