@@ -73,14 +73,26 @@ def lookahead(base: Game, actions: Sequence[Action], seat: int,
     as from a cold copy). *valued*, if given, is called with *base* once it is valued and
     before any action (the greedy agent hands its game the values that read nothing hidden:
     ``SeatView.remember``); *make_trial*, if given, makes the trial (default ``base.trial()``;
-    the greedy agent's ``SeatView.trial`` shares what nothing hid). *base* ends as it began."""
+    the greedy agent's ``SeatView.trial`` shares what nothing hid). *base* ends as it began.
+
+    With an ``alike`` convention (docs/agents.md), actions whose keys are equal (not none)
+    share one value: the first of them is taken and valued, and its value is given to the
+    others if the rules led straight back to the same question (the same ``choose``
+    statement, the game not over); otherwise each is valued on its own."""
     found = []
     base.keep_log = False  # a search reads no log: lines are not even formatted
     evaluations(base)  # values every action starts from: after an action only what it changed is valued again
     if valued is not None:
         valued(base)  # (base valued, not yet changed: SeatView.remember)
+    keys = alike_keys(base, actions)
+    asked = (base.state["pending"] or {}).get("node")
+    shared: dict[str, float] = {}
     trial = base.trial() if make_trial is None else make_trial(base)
-    for action in actions:
+    for number, action in enumerate(actions):
+        key = keys[number] if keys is not None else None
+        if key is not None and key in shared:
+            found.append(shared[key])
+            continue
         try:
             base.apply(action.value, decision=base.decision_id)
             values = base.scores if base.is_over else evaluations(base)
@@ -89,5 +101,17 @@ def lookahead(base: Game, actions: Sequence[Action], seat: int,
             raise
         bonus = 1e6 if base.is_over and base.winner == seat else 0.0
         found.append(margin(values, seat) + bonus)
+        if key is not None and asked is not None and not base.is_over and base.state["pending"].get("node") == asked:
+            shared[key] = found[-1]
         trial.rollback()
     return found
+
+
+def alike_keys(game: Game, actions: Sequence[Action]) -> list[str | None] | None:
+    """Each action's key by the ruleset's ``alike`` convention (``repr`` of its value; None
+    for none), or None when the ruleset has none."""
+    name = game.ruleset.conventions.get("alike")
+    if name is None:
+        return None
+    keys = [game.evaluate(name, action.value) for action in actions]
+    return [None if key is None else repr(key) for key in keys]

@@ -191,3 +191,24 @@ def test_the_quick_shuffle_draws_as_random_shuffle():
             theirs.shuffle(reference)
             assert mine == reference
         assert ours.random() == theirs.random()
+
+
+def test_actions_alike_share_one_value_only_where_each_would_get_it_alone(monkeypatch):
+    # the original's alike(x): Planning placements on open spaces of one section; the agent
+    # values one of them and gives its value to the others: the same values as one by one
+    from speciation.agents.greedy import alike_keys
+    shared = planning = 0
+    for game in _positions("original", 4, seed=4, every=7, count=40):
+        ruleset = game.ruleset
+        assert ruleset.conventions.get("alike") == "alike"
+        actions = game.legal_actions()
+        seat = game.current_player
+        keys = [k for k in alike_keys(game, actions) if k is not None]
+        with monkeypatch.context() as patch:
+            patch.setattr(ruleset, "conventions", {k: v for k, v in ruleset.conventions.items() if k != "alike"})
+            assert alike_keys(game, actions) is None
+            alone = lookahead(game, actions, seat)
+        assert lookahead(game, actions, seat) == alone
+        planning += bool(keys)
+        shared += len(keys) - len(set(keys))
+    assert planning >= 5 and shared >= 50  # the positions had Planning decisions with spaces alike
