@@ -27,11 +27,14 @@ ROLES: dict[str, tuple[tuple[str, ...], str]] = {
     "cards_taken": ((), "`[taker, card]` pairs, every card taken in order (balance reports)"),
     "evaluate": (("player",), "how good the position is for a player (search agents; default: `score`)"),
     "features": (("player",), "a player's position as numbers (learning agents; default: every `score`)"),
+    "alike": (("option",), "a key for an option of the pending decision: options with the same key (not none) "
+                           "lead to positions the evaluation values alike (search agents value one of them)"),
     "trigger_controller": (("card",), "the seat that orders a card's triggers (naming it turns owner-ordered triggers on)"),
     "turn_order": ((), "the seats from the active one in turn order (owner-ordered triggers; default: p1, p2, ...)"),
 }
 REQUIRED = ("score",)
-OPT_IN = ("trigger_controller", "turn_order")  # roles for owner-ordered triggers (interpreter/triggers.py)
+OPT_IN = ("trigger_controller", "turn_order",  # roles for owner-ordered triggers (interpreter/triggers.py)
+          "alike")  # a search hint only where it holds exactly (docs/agents.md)
 
 
 def check_conventions(manifest: Any, functions: dict[str, tuple[list[str], Any, Span]],

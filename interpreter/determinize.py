@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import marshal
 import random
+from itertools import compress, repeat
 from typing import Any
 
 from . import fibers, rng as game_rng
@@ -47,11 +48,17 @@ from .views import copy_plain as _copy
 from .visibility import FIELD, face_of, sees
 
 
-def determinize(game, seat: int, generator: random.Random, log: bool = True):
+def determinize(game, seat: int, generator: random.Random, log: bool = True, share: bool = False):
     """A copy of *game* with what *seat* cannot see resampled using *generator*; without
-    its log when *log* is false (a search reads no log, and copying it costs)."""
+    its log when *log* is false (a search reads no log, and copying it costs). With *share*,
+    the copy's records share with the game's the values no statement of the ruleset writes
+    (and hides nothing in), where the ruleset notes every write (as trials need: see
+    ``trial.py``): they never change, so only the rest is copied (a search copy, changed only
+    through its rules; nothing may edit either game's state by hand while the copy is used)."""
     me = game.state["players"][seat]
-    state = _copy_state(game.state)
+    state = _shared_copy(game.state, game.ruleset) if share else None
+    if state is None:
+        state = _copy_state(game.state)
     state["log"] = [line if isinstance(line, str) else list(line) for line in game.state["log"]
                     if isinstance(line, str) or line[0] == me] if log else []  # others' private lines go
     copy = game.with_state(state)  # at the same decision: the game's actions are accepted there
@@ -150,6 +157,39 @@ def _copy_state(state: dict) -> dict:
         return _copy(rest)
 
 
+_PLACES: dict[int, tuple] = {}  # id(ruleset) -> (ruleset, layout, places): see _shared_copy
+_CONTAINERS = (list, dict)  # what marshal copies deeply (plain data: no other container)
+
+
+def _shared_copy(state: dict, ruleset) -> dict | None:
+    """A copy of *state* (without its log) whose records share with *state*'s the values no
+    statement writes and nothing hides; None where the ruleset does not note every write,
+    creates or destroys entities, or shows and hides records (then everything is copied)."""
+    from .trial import _layout, _mark_writes
+    ent = state["ent"]
+    marks, shows = _mark_writes(ruleset)
+    layout, whole = _layout(ruleset, ent)
+    if whole or shows or not marks or getattr(getattr(ruleset, "compiler", None), "written", None) is None:
+        return None
+    known = _PLACES.get(id(ruleset))
+    if known is None or known[0] is not ruleset or known[1] is not layout:
+        hidden = ruleset.hidden.attributes
+        places = {(ident, attr) for attr, _getter, holders, _signs in layout for ident in holders}
+        places.update((ident, attr) for ident, record in ent.items() for attr in hidden.intersection(record))
+        known = _PLACES[id(ruleset)] = (ruleset, layout, sorted(places))
+        if len(_PLACES) > 16:
+            _PLACES.clear()
+    places = known[2]
+    copied = {ident: record.copy() for ident, record in ent.items()}
+    values = [ent[ident][attr] for ident, attr in places]
+    mutable = list(map(isinstance, values, repeat(_CONTAINERS)))  # the others are shared by record.copy()
+    for (ident, attr), value in zip(compress(places, mutable), marshal.loads(marshal.dumps(list(compress(values, mutable))))):
+        copied[ident][attr] = value
+    rest = marshal.loads(marshal.dumps({key: value for key, value in state.items() if key != "log" and key != "ent"}))
+    rest["ent"] = copied
+    return rest
+
+
 def _segments(items: list, tail: int) -> list[tuple[int, int]]:
     """The head and the tail of a list whose last *tail* items were shuffled apart."""
     cut = max(0, len(items) - tail) if tail else len(items)
@@ -167,9 +207,39 @@ def _shuffler(streams: Any, generator: random.Random):
     group leaves the order of the others and every other group as they were (a change to one
     deck then changes a paired game's resampling only where its own cards come)."""
     if not isinstance(streams, dict):
+        if type(generator) is random.Random and _SAME_SHUFFLE:
+            getrandbits = generator.getrandbits
+            return lambda items, group: _shuffle(items, getrandbits)
         return lambda items, group: generator.shuffle(items)
     key = generator.getrandbits(64)
     return lambda items, group: game_rng.keyed_order(f"{key}\x00{group!r}", items)
+
+
+def _shuffle(items: list, getrandbits) -> None:
+    """``random.Random.shuffle`` as CPython writes it (the same draws, the same order), without
+    a method call per item: a third of the time. Used only if it gives what ``shuffle`` gives
+    on this Python (checked once, at import: :data:`_SAME_SHUFFLE`)."""
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
+
+
+def _same_shuffle() -> bool:
+    ours, theirs = random.Random(7), random.Random(7)
+    for size in (0, 1, 2, 3, 5, 17, 64, 100, 257):
+        mine, reference = list(range(size)), list(range(size))
+        _shuffle(mine, ours.getrandbits)
+        theirs.shuffle(reference)
+        if mine != reference:
+            return False
+    return ours.getstate() == theirs.getstate()
+
+
+_SAME_SHUFFLE = _same_shuffle()
 
 
 def _deal(slots: dict, shuffle) -> dict:
@@ -264,3 +334,46 @@ def _renamed(value: Any, renamed: dict) -> Any:
     if isinstance(value, list):
         return [_renamed(v, renamed) for v in value]
     return renamed.get(repr(value), value) if isinstance(value, str) else value
+
+
+_PUBLIC: dict[int, tuple] = {}  # id(ruleset) -> (ruleset, the names of its public functions): see public_functions
+
+
+def public_functions(ruleset) -> frozenset:
+    """The rule functions whose value no seat's determinization can change: they read no
+    hidden attribute (the ``hidden`` section's, faces included), have no modifiers, and call
+    only such functions (transitively). Their values are the same in the game and in every
+    determinized copy of it, so a copy may start from the values the game remembers and the
+    game may keep those a copy found before it was changed (:func:`share_public`)."""
+    known = _PUBLIC.get(id(ruleset))
+    if known is not None and known[0] is ruleset:
+        return known[1]
+    functions = getattr(ruleset, "functions", None) or {}
+    hidden = ruleset.hidden.attributes
+    public = {name for name, f in functions.items()
+              if not getattr(f, "modified", True) and not (set(getattr(f, "reads", None) or ()) & hidden)}
+    changed = True
+    while changed:
+        changed = False
+        for name in list(public):
+            if not set(getattr(functions[name], "calls", None) or ()) <= public:
+                public.discard(name)
+                changed = True
+    if len(_PUBLIC) > 16:
+        _PUBLIC.clear()
+    found = frozenset(public)
+    _PUBLIC[id(ruleset)] = (ruleset, found)
+    return found
+
+
+def share_public(source, target) -> None:
+    """Give *target* (copies of) the remembered values of the public functions
+    (:func:`public_functions`) that *source* holds; the two games must be at the same
+    position up to what is hidden (a game and a copy determinized from it, not yet changed).
+    Only speed changes: the values are those *target* would compute."""
+    public = public_functions(source.ruleset)
+    for mine, theirs in ((source._machine.memo, target._machine.memo),
+                         (source._machine.static_memo, target._machine.static_memo)):
+        for name in public.intersection(mine):
+            table = mine[name]
+            theirs[name] = dict(table) if type(table) is dict else table

@@ -57,10 +57,11 @@ class Trial:
     __slots__ = ("game", "_pristine", "_frozen", "_groups", "_whole", "_live", "_log_size", "_decisions",
                  "_history_size", "_start", "_fresh", "_log_chars", "_always", "_by_mark", "_conditional", "_shows", "_visibility", "_rest", "_parts")
 
-    def __init__(self, game):
+    def __init__(self, game, origin=None):
         self.game = game
         state = game.state
-        self._pristine = _snapshot(state, game.ruleset)
+        pristine = None if origin is None else _snapshot_from(state, origin.state, game.ruleset)
+        self._pristine = _snapshot(state, game.ruleset) if pristine is None else pristine
         self._frozen: dict[Any, bytes] = {}  # a part (or an entity's record) frozen, made when first put back
         self._log_size = len(state["log"])
         self._decisions = game.decision_number
@@ -210,6 +211,29 @@ def _snapshot(state: dict, ruleset) -> dict:
                 places.append((record, attr))
     for (record, attr), value in zip(places, marshal.loads(marshal.dumps([r[a] for r, a in places]))):
         record[attr] = value
+    rest["ent"] = before
+    return rest
+
+
+def _snapshot_from(state: dict, origin: dict, ruleset) -> dict | None:
+    """The snapshot of a determinized copy's *state* (as :func:`_snapshot`), made from the
+    state of the game it was copied from (*origin*), which must not change while the trial
+    is used: the records that hold no hidden attribute (``ruleset.hidden``) and no
+    visibility field are the same in both (determinizing changes only hidden attributes), so
+    the snapshot takes the origin's, which no one changes meanwhile; the others are copied
+    from the copy. None where :func:`_snapshot` would copy everything (see there), or the two
+    hold different entities."""
+    ent, theirs = state["ent"], origin["ent"]
+    marks, shows = _mark_writes(ruleset)
+    layout, whole = _layout(ruleset, ent)
+    if whole or shows or not marks or getattr(getattr(ruleset, "compiler", None), "written", None) is None \
+            or ent.keys() != theirs.keys():
+        return None
+    hidden = ruleset.hidden.attributes
+    before = dict(theirs)
+    own = [ident for ident, record in ent.items() if FIELD in record or not hidden.isdisjoint(record)]
+    before.update(zip(own, marshal.loads(marshal.dumps([ent[ident] for ident in own]))))
+    rest = marshal.loads(marshal.dumps({k: v for k, v in state.items() if k != "log" and k != "ent"}))
     rest["ent"] = before
     return rest
 

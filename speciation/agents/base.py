@@ -15,8 +15,9 @@ import random
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from ..interpreter.determinize import determinize
+from ..interpreter.determinize import determinize, share_public
 from ..interpreter.game import Action, Game
+from ..interpreter.trial import Trial
 
 
 class SeatView:
@@ -138,10 +139,34 @@ class SeatView:
         (using *rng*, the agent's own generator) consistently with what the seat has seen;
         an agent may search it freely (``interpreter/determinize.py``). With ``log=False`` the copy
         has an empty log and keeps none (cheaper, for searches). While several seats decide at
-        once, the copy's pending decision is this seat's (its ``decision_id``, ``legal_actions()``)."""
-        copy = determinize(self._game, self.seat, rng, log)
+        once, the copy's pending decision is this seat's (its ``decision_id``, ``legal_actions()``).
+        A copy without a log is for searching: it shares with the game the values no statement
+        writes (``determinize(..., share=True)``), so it must change only through its rules
+        (``apply``), never by hand, and be dropped once the agent has chosen."""
+        copy = determinize(self._game, self.seat, rng, log, share=not log)
         copy.keep_log = log
         return copy
+
+    def recall(self, copy: Game) -> None:
+        """Let *copy*, a determinized copy of the game not yet changed, start from the values
+        the game remembers of the rule functions that read nothing hidden
+        (``determinize.public_functions``: the same in the game and in every copy of it, so
+        nothing the seat may not see is passed). Only speed changes."""
+        share_public(self._game, copy)
+
+    def trial(self, copy: Game) -> Trial:
+        """``copy.trial()`` for *copy*, a determinized copy of the game not yet changed: its
+        snapshot shares the game's records that hold nothing hidden (the same in both) instead
+        of copying them (``interpreter/trial.py``). The game does not change while the agent
+        decides, and the trial only reads them; use it only during ``choose``."""
+        return Trial(copy, origin=self._game)
+
+    def remember(self, copy: Game) -> None:
+        """Let the game keep the values of the rule functions that read nothing hidden which
+        *copy*, a determinized copy of it not yet changed, has found: they are the game's own
+        values, and the next copies start from them (:meth:`recall`) until an action makes
+        them stale. Only speed changes."""
+        share_public(copy, self._game)
 
 
 class Agent(Protocol):

@@ -85,3 +85,52 @@ def test_a_copy_for_search_has_no_log_and_the_same_future(rulesets):
         with_log.apply(action, decision=with_log.decision_id)
         without.apply(action, decision=without.decision_id)
     assert with_log.digest() == without.digest() and without.state["log"] == []
+
+
+def _reads(ruleset, name: str, seen: set | None = None) -> set:
+    """Every attribute a rule function reads, itself or through the functions it calls."""
+    seen = set() if seen is None else seen
+    if name in seen:
+        return set()
+    seen.add(name)
+    function = ruleset.functions[name]
+    return set(function.reads).union(*(_reads(ruleset, callee, seen) for callee in function.calls))
+
+
+@pytest.mark.parametrize("name", ["original", "marine", "evolution"])
+def test_public_functions_read_nothing_hidden(rulesets, name):
+    from speciation.interpreter.determinize import public_functions
+    ruleset = rulesets[name]
+    public = public_functions(ruleset)
+    hidden = ruleset.hidden.attributes
+    assert public and hidden
+    for function in ruleset.functions:
+        reads_hidden = bool(_reads(ruleset, function) & hidden)
+        assert not (function in public and reads_hidden), function
+    assert ("evaluate" in public) == (name == "original")  # Marine's has modifiers (traits); Evolution's reads hands
+    assert "features" not in public  # it reads the deck (original, Marine), hands (Evolution)
+
+
+@pytest.mark.parametrize("name,players,actions", [("original", 4, 60), ("marine", 3, 40)])
+def test_a_copy_started_from_the_games_remembered_values_values_alike(rulesets, name, players, actions):
+    from speciation.agents.evaluation import evaluations
+    from speciation.agents.greedy import lookahead
+    from speciation.interpreter.determinize import public_functions
+    game = _played(rulesets[name], players, 5, actions)
+    seat = SeatView(game, game.current_player)
+    actions_now = seat.legal_actions()
+    cold = [lookahead(seat.determinize(random.Random(s), log=False), actions_now, seat.seat) for s in range(3)]
+    first = seat.determinize(random.Random(9), log=False)
+    evaluations(first)
+    before = set(game._machine.memo) | set(game._machine.static_memo)
+    seat.remember(first)  # the game keeps what reads nothing hidden...
+    kept = (set(game._machine.memo) | set(game._machine.static_memo)) - before
+    assert kept and kept <= public_functions(game.ruleset)
+    assert ("evaluate" in kept) == (name == "original")
+    warm = []
+    for s in range(3):
+        copy = seat.determinize(random.Random(s), log=False)
+        seat.recall(copy)  # ...and the next copies start from it
+        warm.append(lookahead(copy, actions_now, seat.seat))
+    assert warm == cold
+    assert evaluations(game.clone()) == evaluations(first)  # the values the game keeps are its own

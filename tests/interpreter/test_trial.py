@@ -145,3 +145,70 @@ def test_a_trial_snapshot_copies_every_written_list_and_map_and_only_those_may_b
                 else:
                     shared += before[ident][attr] is value
     assert copied and shared
+
+
+@pytest.mark.parametrize("name,players", [("original", 4), ("marine", 3)])
+def test_a_greedy_search_of_a_shared_copy_values_as_a_full_copy_and_leaves_the_game_alone(name, players):
+    # the copy shares with the game what no statement writes (determinize(share=True)), and the
+    # trial's snapshot takes the game's records that hold nothing hidden (Trial(copy, origin=game))
+    from speciation.agents import SeatView
+    from speciation.interpreter.determinize import determinize
+    from speciation.interpreter.trial import Trial
+    for game in _positions(name, players, seed=5, every=19, count=6):
+        seat = game.current_player
+        actions = game.legal_actions()
+        before = game.digest()
+        full = determinize(game, seat, random.Random(3), log=False)
+        shared = determinize(game, seat, random.Random(3), log=False, share=True)
+        assert shared.state == full.state and shared.digest() == full.digest()
+        reference = lookahead(full, actions, seat)
+        assert lookahead(shared, actions, seat, make_trial=lambda copy, origin=game: Trial(copy, origin=origin)) == reference
+        assert shared.digest() == full.digest() and game.digest() == before
+        view = SeatView(game, seat)  # as the greedy agent searches
+        copy = view.determinize(random.Random(3), log=False)
+        view.recall(copy)
+        assert lookahead(copy, actions, seat, valued=view.remember, make_trial=view.trial) == reference
+        assert game.digest() == before
+
+
+def test_a_trial_from_the_game_a_copy_was_made_from_snapshots_as_one_from_the_copy():
+    from speciation.interpreter.determinize import determinize
+    from speciation.interpreter.trial import Trial
+    for game in _positions("original", 4, seed=2, every=29, count=4):
+        copy = determinize(game, game.current_player, random.Random(1), log=False, share=True)
+        assert Trial(copy, origin=game)._pristine == Trial(copy)._pristine
+        assert Trial(copy, origin=game)._pristine["ent"]["game"] is not game.state["ent"]["game"]  # hides the deck
+
+
+def test_the_quick_shuffle_draws_as_random_shuffle():
+    from speciation.interpreter.determinize import _SAME_SHUFFLE, _shuffle
+    assert _SAME_SHUFFLE
+    for seed in range(5):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        for size in range(40):
+            mine, reference = list(range(size)), list(range(size))
+            _shuffle(mine, ours.getrandbits)
+            theirs.shuffle(reference)
+            assert mine == reference
+        assert ours.random() == theirs.random()
+
+
+def test_actions_alike_share_one_value_only_where_each_would_get_it_alone(monkeypatch):
+    # the original's alike(x): Planning placements on open spaces of one section; the agent
+    # values one of them and gives its value to the others: the same values as one by one
+    from speciation.agents.greedy import alike_keys
+    shared = planning = 0
+    for game in _positions("original", 4, seed=4, every=7, count=40):
+        ruleset = game.ruleset
+        assert ruleset.conventions.get("alike") == "alike"
+        actions = game.legal_actions()
+        seat = game.current_player
+        keys = [k for k in alike_keys(game, actions) if k is not None]
+        with monkeypatch.context() as patch:
+            patch.setattr(ruleset, "conventions", {k: v for k, v in ruleset.conventions.items() if k != "alike"})
+            assert alike_keys(game, actions) is None
+            alone = lookahead(game, actions, seat)
+        assert lookahead(game, actions, seat) == alone
+        planning += bool(keys)
+        shared += len(keys) - len(set(keys))
+    assert planning >= 5 and shared >= 50  # the positions had Planning decisions with spaces alike
