@@ -32,7 +32,7 @@ class Compiler(ExpressionCompiler):
     families = {"e_": EXPRESSION_KINDS, "s_": STATEMENT_KINDS}
     timing: str | None = None  # the timing of the trigger whose effect is compiled (on, before, instead)
     # statement id -> (the name of the one entity it writes, what is forgotten for that entity
-    # alone): ruleset.keyed_writes, made again with the rest of the invalidation
+    # alone): invalidation.keyed_writes, made again with the rest of the invalidation
     keyed_writes: dict[int, tuple[str, frozenset]] = {}
     abilities: frozenset = frozenset()  # the names of cards' activated abilities (perform c.name)
 

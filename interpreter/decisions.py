@@ -15,10 +15,10 @@ stopped by the work budget.
 When a check holds for no item, the machine remembers it (the check's ``settled`` name,
 :data:`SETTLED` and its number, in its memo of rule-function values) until a statement writes an
 attribute the check reads (in its items, its condition, or the rule functions they call, as the
-compiler notes for remembered values: ``link_invalidation`` in ruleset.py) or creates or destroys
+compiler notes for remembered values: ``link_invalidation`` in invalidation.py) or creates or destroys
 an entity: until then that check is not made again, since it cannot hold (the others are made in
 their order). A statement that writes attributes of one entity only, which the check reads only
-of its item (``keyed_writes`` in ruleset.py), leaves instead the set of the entities written
+of its item (``keyed_writes`` in invalidation.py), leaves instead the set of the entities written
 since (``machine.forget_keyed``): only those items are tested again, in the items' order, the
 others being known to hold for none. Whatever forgets remembered values (``Game.state_edited``,
 a restore, a trial's rollback) forgets this too.

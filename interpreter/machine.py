@@ -46,7 +46,7 @@ def forget(memo: dict, names: frozenset) -> None:
 
 def forget_keyed(memo: dict, names: frozenset, keyed: frozenset, entity) -> None:
     """As :func:`forget`, after a statement that wrote attributes of *entity* only: of the
-    names in *keyed* (``keyed_writes`` in ruleset.py) only what concerns that entity is
+    names in *keyed* (``keyed_writes`` in invalidation.py) only what concerns that entity is
     forgotten. A rule function's table is replaced by a copy without the entity's value (a
     new table, as a forgotten one would be: a trial, which tells what an action made stale
     by the tables it finds replaced, and a shared or restored table stay as they were); a state

@@ -233,7 +233,7 @@ class StatementWriter(SimpleWriter):
 
     def written_entity(self, stmt: g.Simple) -> tuple[str | None, str]:
         """(the code of the entity the statement wrote, the constant of what is forgotten for
-        it alone: ``keyed_writes`` in ruleset.py), or (None, ""): everything is forgotten. The
+        it alone: ``keyed_writes`` in invalidation.py), or (None, ""): everything is forgotten. The
         entity's name is read after the statement ran (which binds no name)."""
         known = getattr(self.compiler, "keyed_writes", None) or {}
         if stmt.id not in known:

@@ -23,13 +23,12 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..dsl.errors import RuleErrors, SpeciationError
-from ..interpreter.game import Game
 from ..interpreter.ruleset import available_rulesets, load_ruleset
 from ..render.shared import sharing
 from .. import i18n
 from ..i18n import Text
 from . import deciding, languages, messages
-from .views import PositionViews
+from .views import position_views
 from .connections import BUILDER, Connection
 from .eviction import Eviction
 from .guard import (Refused, bool_field, int_field, names_field, origin_allowed, parse_message, text_field)
@@ -164,26 +163,13 @@ class Table(Keeping, Screens):
             session.drawings.forget()   # the pictures of the position before: not drawn again
         return known[1]
 
-    @staticmethod
-    def views_of(session: TableGame, shown: Game) -> PositionViews:
-        """The views of the position now of *shown* (the session's game, or its mirror in a
-        language), made from one copy of it whichever seats' views are asked for."""
-        key = messages.screen_key(session.game, session.seats, len(session.undo_stack.checkpoints))
-        known = session.positions
-        if known[0] != key:
-            known = session.positions = (key, {})
-        views = known[1].get(id(shown))
-        if views is None or views.game is not shown:
-            views = known[1][id(shown)] = PositionViews(shown)
-        return views
-
     def state_for(self, session: TableGame, seat: int | None, lang: str | None = None) -> dict:
         with session.lock:
             shown = languages.game_in(session, lang)  # the same game, its texts in the page's language
             # the seat's view, made once for the message and the undo check (a view of the game
             # itself: a mirror's is the same state, but the undo check reads the game's), from
             # the position's one copy of its entities (views.py)
-            view = self.views_of(session, shown).view(seat)
+            view = position_views(session, shown).view(seat)
             refusal = session.undo_refusal(seat, view if shown is session.game else None) if seat is not None \
                 else Text("a spectator has nothing to undo")
             with sharing(session.drawings):   # what the seats' pictures share, drawn once

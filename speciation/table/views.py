@@ -22,6 +22,7 @@ from typing import Any
 from ..interpreter.game import Game
 from ..interpreter.statecopy import clone_state
 from ..interpreter.views import hide, public_view, view
+from .messages import screen_key
 
 _SPECTATOR = object()   # whose view a spectator's is: no seat's, and owner of nothing
 
@@ -81,3 +82,17 @@ class PositionViews:
             entities[ident] = record
         state["ent"] = entities
         return state
+
+
+def position_views(session: Any, shown: Game) -> PositionViews:
+    """The views of the position now of *shown* (the session's game, or its mirror in a
+    language), made from one copy of it whichever seats' views are asked for; kept on the
+    session (a :class:`~speciation.table.session.TableGame`) until its position changes."""
+    key = screen_key(session.game, session.seats, len(session.undo_stack.checkpoints))
+    known = session.positions
+    if known[0] != key:
+        known = session.positions = (key, {})
+    views = known[1].get(id(shown))
+    if views is None or views.game is not shown:
+        views = known[1][id(shown)] = PositionViews(shown)
+    return views

@@ -29,14 +29,14 @@ def _to_window(ruleset, seed, answerable):
     pytest.skip("no such window")
 
 
-@pytest.mark.parametrize("name", ["greedy", "mcts:iterations=20"])
+@pytest.mark.parametrize("name", ["greedy", "mcts:iterations=20:seconds=0"])
 def test_search_agents_hold_off_with_nothing_to_answer_with(ruleset, name):
     game = _to_window(ruleset, 1, answerable=False)
     seat = SeatView(game, game.current_player)
     assert make_agent(name, seed=0, seat=seat.seat).choose(seat).value == "hold priority off"
 
 
-@pytest.mark.parametrize("name", ["greedy", "mcts:iterations=20"])
+@pytest.mark.parametrize("name", ["greedy", "mcts:iterations=20:seconds=0"])
 def test_search_agents_search_when_they_could_answer(ruleset, name):
     game = _to_window(ruleset, 1, answerable=True)
     seat = SeatView(game, game.current_player)
