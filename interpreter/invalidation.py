@@ -60,10 +60,10 @@ _BINDERS = ("comprehension", "multi_comprehension", "comp_for")
 
 def keyed_writes(functions: dict[str, g.Function], reads: dict[str, set], nodes: list, checks: Sequence[g.Check],
                  watched: dict[str, set]) -> dict[int, tuple[str, frozenset]]:
-    """For a statement that writes attributes of one entity named by a plain name (``s.traits
-    = []``, ``append(where.traits, c)``, ``game.turn += 1``): ``{node id: (that name, the
+    """For a statement that writes attributes of one entity named by a plain name (``x.items
+    = []``, ``append(where.items, c)``, ``game.turn += 1``): ``{node id: (that name, the
     remembered names it makes stale only for that entity)}``. A one-parameter rule function
-    whose every read of the written attributes is of its parameter (``s.traits``, or a call
+    whose every read of the written attributes is of its parameter (``x.items``, or a call
     ``g(s)`` of such a function) changes only its value for the written entity: the machine
     then forgets that entry alone (``machine.forget_keyed``). So does a state check over
     items whose condition reads the attributes only of its item, and whose items read none of
