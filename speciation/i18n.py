@@ -214,16 +214,15 @@ def compile_catalogs() -> list[Path]:
     return written
 
 
-def write_template(domain: str = DOMAIN, messages: list[str] | None = None) -> Path:
-    """Write ``locale/<domain>.pot`` from *messages* (default: :func:`extract`, the table's
-    own strings; :func:`speciation.rulemessages.write_template` gives the rule errors')."""
+def write_template() -> Path:
+    """Write ``locale/speciation.pot`` from :func:`extract`."""
     from babel.messages.catalog import Catalog
     from babel.messages.pofile import write_po
 
-    template = Catalog(project="speciation", domain=domain)
-    for message in (extract() if messages is None else messages):
+    template = Catalog(project="speciation", domain=DOMAIN)
+    for message in extract():
         template.add(message)
-    path = LOCALE / f"{domain}.pot"
+    path = LOCALE / f"{DOMAIN}.pot"
     with path.open("wb") as out:
         write_po(out, template, omit_header=False, sort_output=True, width=100)
     return path

@@ -112,5 +112,13 @@ def extract() -> list[str]:
 
 def write_template() -> Path:
     """Write ``locale/rules.pot`` from :func:`extract`."""
-    from .i18n import write_template as write
-    return write(DOMAIN, extract())
+    from babel.messages.catalog import Catalog
+    from babel.messages.pofile import write_po
+
+    template = Catalog(project="speciation", domain=DOMAIN)
+    for message in extract():
+        template.add(message)
+    path = LOCALE / f"{DOMAIN}.pot"
+    with path.open("wb") as out:
+        write_po(out, template, omit_header=False, sort_output=True, width=100)
+    return path
