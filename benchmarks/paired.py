@@ -20,7 +20,11 @@ Workloads (each uses only the stable public API, so an older checkout runs them 
   the choice must be the same) of a 4-player original game after 40 random decisions.
 - ``greedy``: two 4-player original games of greedy agents (seeds 0 and 1); prints each game's
   actions, winner and digest, so both sides are checked to play the same games.
-Import time is part of every figure (the same on both sides unless the imports changed). Each
+Import time is part of every figure (the same on both sides unless the imports changed), except
+with ``--inner``: the random-play workloads then report the CPU time of their play alone
+(``Game.new`` and the moves, ``time.process_time`` in the process), far less noisy than the
+whole process when the question is whether play got slower; an older checkout runs the same
+code, so both sides are timed alike. Each
 process runs with ``python -P`` so the current folder never shadows the installed checkout.
 """
 from __future__ import annotations
@@ -37,19 +41,24 @@ import tempfile
 # each applied as the Action listed; prints the action count (both sides must play the same games).
 _RANDOM_PLAY = """
 import random
+import time
 from speciation import Game, load_ruleset
 total = 0
 rulesets = {{}}
+played = 0.0
 for name, players, seed in {games}:
     if name not in rulesets:
         rulesets[name] = load_ruleset(name)
+    start = time.process_time()
     game = Game.new(rulesets[name], players, seed)
     rng = random.Random(seed)
     while not game.is_over:
         actions = game.legal_actions()
         game.apply(actions[rng.randrange(len(actions))])
         total += 1
+    played += time.process_time() - start
 print(total)
+print(f"cpu {{played:.6f}}")
 """
 
 WORKLOADS = {
@@ -88,8 +97,10 @@ for seed in (0, 1):
 }
 
 
-def run(python: str, workload: str, env: dict) -> tuple[float, str]:
-    """CPU seconds of one run of *workload* under *python*, and what it printed."""
+def run(python: str, workload: str, env: dict, inner: bool = False) -> tuple[float, str]:
+    """CPU seconds of one run of *workload* under *python*, and what it printed (without the
+    ``cpu`` line of the random-play workloads); with *inner*, the CPU seconds that workload
+    reports of its play alone (where it reports them), else the whole process's."""
     code = WORKLOADS["load" if workload == "load-cached" else workload]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run([python, "-P", "-c", code], env=env, capture_output=True, text=True, check=False)
@@ -97,7 +108,10 @@ def run(python: str, workload: str, env: dict) -> tuple[float, str]:
     if done.returncode:
         sys.exit(f"{python}: {workload} failed:\n{done.stderr[-2000:]}")
     used = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return used, done.stdout.strip()
+    lines = done.stdout.strip().splitlines()
+    reported = [float(line.split()[1]) for line in lines if line.startswith("cpu ")]
+    printed = "\n".join(line for line in lines if not line.startswith("cpu "))
+    return (reported[0] if inner and reported else used), printed
 
 
 def environment(workload: str, cache: str) -> dict:
@@ -116,6 +130,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--b", default=sys.executable, help="the changed interpreter (default: this one)")
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--only", default="play,load,load-cached,mcts")
+    parser.add_argument("--inner", action="store_true",
+                        help="random play: time the play alone (Game.new and the moves), not import and load")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as cache_a, tempfile.TemporaryDirectory() as cache_b:
         for workload in args.only.split(","):
@@ -126,13 +142,15 @@ def main(argv: list[str] | None = None) -> int:
                 return 1
             a_times, b_times = [], []
             for _ in range(args.rounds):
-                a_times.append(run(args.a, workload, envs[args.a])[0])
-                b_times.append(run(args.b, workload, envs[args.b])[0])
+                a_times.append(run(args.a, workload, envs[args.a], args.inner)[0])
+                b_times.append(run(args.b, workload, envs[args.b], args.inner)[0])
             ratios = [b / a for a, b in zip(a_times, b_times, strict=True)]
-            print(f"{workload} ({outputs.pop() if len(outputs) == 1 else 'results differ'}), CPU seconds")
+            faster = sum(ratio < 1 for ratio in ratios)
+            what = "CPU seconds of play" if args.inner and workload.startswith("play") else "CPU seconds"
+            print(f"{workload} ({outputs.pop() if len(outputs) == 1 else 'results differ'}), {what}")
             print(f"  A {describe(a_times)}")
             print(f"  B {describe(b_times)}")
-            print(f"  B/A by pair {describe(ratios)}")
+            print(f"  B/A by pair {describe(ratios)}  (B faster in {faster} of {len(ratios)} pairs)")
     return 0
 
 
