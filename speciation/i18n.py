@@ -20,6 +20,8 @@ import sys
 from functools import cache
 from pathlib import Path
 
+from . import catalogues
+
 LOCALE = Path(__file__).parent / "locale"
 DOMAIN = "speciation"
 DEFAULT = "en"
@@ -216,16 +218,7 @@ def compile_catalogs() -> list[Path]:
 
 def write_template() -> Path:
     """Write ``locale/speciation.pot`` from :func:`extract`."""
-    from babel.messages.catalog import Catalog
-    from babel.messages.pofile import write_po
-
-    template = Catalog(project="speciation", domain=DOMAIN)
-    for message in extract():
-        template.add(message)
-    path = LOCALE / f"{DOMAIN}.pot"
-    with path.open("wb") as out:
-        write_po(out, template, omit_header=False, sort_output=True, width=100)
-    return path
+    return catalogues.write_template(LOCALE, DOMAIN, extract())
 
 
 def main(argv: list[str]) -> int:

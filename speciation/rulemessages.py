@@ -22,6 +22,8 @@ from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
+from . import catalogues
+
 from .dsl import errors as dsl_errors
 from .dsl.errors import RuleErrors
 
@@ -112,13 +114,4 @@ def extract() -> list[str]:
 
 def write_template() -> Path:
     """Write ``locale/rules.pot`` from :func:`extract`."""
-    from babel.messages.catalog import Catalog
-    from babel.messages.pofile import write_po
-
-    template = Catalog(project="speciation", domain=DOMAIN)
-    for message in extract():
-        template.add(message)
-    path = LOCALE / f"{DOMAIN}.pot"
-    with path.open("wb") as out:
-        write_po(out, template, omit_header=False, sort_output=True, width=100)
-    return path
+    return catalogues.write_template(LOCALE, DOMAIN, extract())
