@@ -7,7 +7,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..dsl.errors import Span, SpeciationError
+from .. import rulemessages
+from ..dsl.errors import Span, SpeciationError, translated
 from ..dsl.loader import load_text
 from ..dsl.signatures import FUNCTIONS, VERBS
 from ..vocabulary import Entry, Vocabulary, vocabulary
@@ -27,15 +28,19 @@ class Problem:
     message: str
 
 
-def diagnostics(path: str, text: str) -> list[Problem]:
+def diagnostics(path: str, text: str, lang: str | None = None) -> list[Problem]:
     """The errors the command that checks such a file would report in it, from its unsaved
-    *text*: each file is checked for what it is (see :mod:`.files`)."""
+    *text*: each file is checked for what it is (see :mod:`.files`); in the language *lang*
+    where the rule errors' catalogue has it (:mod:`speciation.rulemessages`; None: English)."""
     errors, how, fit = files.errors_in(path, text)
     if how is not None and fit is not None:
         _FIT[str(Path(path).resolve())] = (fit, how.variants, how.mods)
+    gettext = rulemessages.gettext_of(lang)
     out = []
     for error in errors:
-        message = error.message + (f" ({error.hint})" if error.hint else "")
+        message = translated(error.message, gettext)
+        if error.hint:
+            message += f" ({translated(error.hint, gettext)})"
         out.append(Problem(max(error.span.line - 1, 0), max(error.span.col - 1, 0), message))
     return out
 

@@ -8,7 +8,7 @@ from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 
 from . import analysis
-from .. import __version__
+from .. import __version__, rulemessages
 
 _KINDS = {"function": lsp.CompletionItemKind.Function, "macro": lsp.CompletionItemKind.Method,
           "attribute": lsp.CompletionItemKind.Field, "symbol": lsp.CompletionItemKind.EnumMember,
@@ -29,10 +29,18 @@ def _uri(path: str) -> str:
 
 def build() -> LanguageServer:
     server = LanguageServer("speciation", __version__)
+    # The language of the diagnostics: the editor's (``locale`` in initialize), else the
+    # environment's as gettext reads it; English where the rule errors' catalogue has none.
+    language: dict[str, str | None] = {"lang": rulemessages.from_environment()}
+
+    @server.feature(lsp.INITIALIZE)
+    def initialize(ls: LanguageServer, params: lsp.InitializeParams) -> None:
+        if params.locale:
+            language["lang"] = params.locale
 
     def publish(ls: LanguageServer, uri: str) -> None:
         document = ls.workspace.get_text_document(uri)
-        problems = analysis.diagnostics(_path(uri), document.source)
+        problems = analysis.diagnostics(_path(uri), document.source, language["lang"])
         diagnostics = [lsp.Diagnostic(range=lsp.Range(start=lsp.Position(line=p.line, character=p.col),
                                                       end=lsp.Position(line=p.line, character=p.col + 1)),
                                       message=p.message, severity=lsp.DiagnosticSeverity.Error, source="speciation")

@@ -3,6 +3,7 @@ card, receive its diagnostics at the right place, ask completion, hover, definit
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -180,3 +181,40 @@ def test_a_lone_variant_is_checked_as_a_variant(tmp_path):
     assert analysis.diagnostics(str(variant), text + "targets: [original]\n") == [
         analysis.Problem(4, 0, "unknown key 'targets' (a variant cannot name the rulesets it targets; "
                                "'targets' belongs in a mod's manifest: make it a mod, 'mod: NAME')")]
+
+
+# ---- the editor's language --------------------------------------------------------------------
+
+def test_diagnostics_in_the_language_the_rule_errors_catalogue_has(tmp_path):
+    from speciation.lsp import analysis
+    card = _copy_mod(tmp_path) / "cards" / "windfall.yaml"
+    broken = card.read_text(encoding="utf-8").replace("take_windfall(you)", "take_windfal(you)")
+    english = [analysis.Problem(6, 6, "unknown verb or macro 'take_windfal' (did you mean 'take_windfall'?)")]
+    polish = [analysis.Problem(6, 6, "nieznany czasownik lub makro 'take_windfal' (czy chodziło o 'take_windfall'?)")]
+    assert analysis.diagnostics(str(card), broken) == english
+    assert analysis.diagnostics(str(card), broken, "pl") == analysis.diagnostics(str(card), broken, "pl-PL") == polish
+    # English, and a language with no catalogue, read the English text
+    assert analysis.diagnostics(str(card), broken, "en-US") == analysis.diagnostics(str(card), broken, "de") == english
+
+
+def test_an_editor_that_says_polish_reads_the_diagnostics_in_polish(tmp_path):
+    from test_i18n_polish import english_in
+    from test_rule_errors_polish import english_of_the_rule_errors
+    card = tmp_path / "windfall.yaml"
+    card.write_text(CARD, encoding="utf-8")
+    client = Client()
+    try:
+        client.request("initialize", {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": {},
+                                      "locale": "pl"})
+        client.send("initialized", {}, request=False)
+        client.send("textDocument/didOpen", {"textDocument": {"uri": card.resolve().as_uri(), "languageId": "yaml",
+                                                              "version": 1, "text": CARD}}, request=False)
+        published = client.wait_for(lambda m: m.get("method") == "textDocument/publishDiagnostics")["params"]
+    finally:
+        client.close()
+    messages = sorted((d["range"]["start"]["line"], d["message"]) for d in published["diagnostics"])
+    assert [line for line, _ in messages] == [5, 6]
+    assert "'gain_vp'" in messages[0][1] and "'vpp'" in messages[1][1]
+    # (the paths of rule files a message names are not words of it)
+    texts = [("diagnostic", re.sub(r"\S*/\S*", "", message)) for _, message in messages]
+    assert english_in(texts, english_of_the_rule_errors()) == []
