@@ -23,7 +23,6 @@ from functools import cache
 from pathlib import Path
 
 from . import catalogues
-
 from .dsl import errors as dsl_errors
 from .dsl.errors import RuleErrors
 
