@@ -49,8 +49,17 @@ from .uploads import check as check_uploads
 STATIC = Path(__file__).parent / "static"
 # Agents think in a thread of their own, one move at a time for every game: a person's move
 # (the default executor, asyncio.to_thread) never waits behind them, and the event loop keeps
-# its share of the process however many agents play.
+# its share of the process however many agents play. An agent starts thinking only once no
+# person's move is being answered (waiting at most YIELD seconds, as the builder does): the
+# answer has the interpreter to itself but for the event loop and work already under way.
 AGENTS = ThreadPoolExecutor(max_workers=1, thread_name_prefix="speciation-agents")
+
+
+def _agent_step(session: TableGame) -> bool:
+    """*session*'s agent moves (:meth:`TableGame.agent_step`), in the agents' thread, after
+    the moves being answered (:meth:`.connections.Builder.first_hand`)."""
+    BUILDER.hold_back()
+    return session.agent_step()
 
 
 @dataclass
@@ -195,7 +204,7 @@ class Table(Keeping, Screens):
             if self.agent_delay:
                 await asyncio.sleep(self.agent_delay)
             try:
-                moved = await asyncio.get_running_loop().run_in_executor(AGENTS, session.agent_step)
+                moved = await asyncio.get_running_loop().run_in_executor(AGENTS, _agent_step, session)
             except Exception as error:  # an agent or rule failure: tell the pages
                 for page in self.pages.get(ident, []):
                     await self.error(page, Text("an agent could not move: {error}", error=str(error)))
