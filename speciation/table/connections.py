@@ -88,6 +88,11 @@ class Builder:
         if not self.calm.is_set():
             self.calm.wait(YIELD)
 
+    def after_answers(self, work: Callable[[], T]) -> T:
+        """*work* done once no move is being answered (:meth:`hold_back`): an agent's move."""
+        self.hold_back()
+        return work()
+
     async def first(self, build: Callable[[], T]) -> T:
         return await asyncio.wrap_future(self._submit(0, build))
 
