@@ -18,9 +18,11 @@ the arrival of that page's next state (the agents' moves come after it: their th
 not in it), over the whole run and after the first ``--warmup`` seconds (default 10), when
 every page has opened and been sent its first screen (all 150 at once, at the start). The
 pages ask for pictures as patches (``?patch=1``), as the table's own page does. Also reported: how long the game's **other pages** take to see a person's move
-(from the send to each other page's first state after it), moves a second, and the server's
-resident memory (RSS): started, once the games are created, at the end of play, and after
-the pages have closed and the games have left memory. A run names the machine's load
+(from the send to each other page's first state after it), moves a second, the server's CPU
+time, and its resident memory (RSS): started, once the games are created, at the end of
+play, and after the pages have closed and the games have left memory (CPU and RSS with the
+server's worker processes, if it has any: ``--draw-processes N`` has N draw the pictures'
+bodies, ``speciation/table/drawer.py``; by default none, as ``speciation serve``). A run names the machine's load
 average: the server shares its CPUs with the client and whatever else runs. Not a test
 (speed targets live here, not in timed tests): the behaviour under abuse is tested in
 ``tests/tools/test_table_load.py``, and measured here: ``--flood N`` adds N pages, each
