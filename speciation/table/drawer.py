@@ -30,7 +30,7 @@ from typing import Any
 
 from ..render.shared import Body, Drawings, sharing
 
-WAIT = 30.0       # seconds a thread waits for a body before drawing it itself (the worker stuck)
+WAIT = 5.0        # seconds a thread waits for a body before drawing it itself (the worker stuck: for good)
 GAMES = 256       # games whose last picture's elements the worker keeps (the least recent leaves)
 
 # ---- in the worker ---------------------------------------------------------------------------

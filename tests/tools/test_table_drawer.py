@@ -4,7 +4,9 @@ sent each page's own view and nothing else; rules it cannot load by name are dra
 from __future__ import annotations
 
 import json
+import os
 import random
+import signal
 import re
 import time
 
@@ -75,3 +77,22 @@ def test_rules_the_worker_cannot_load_by_name_are_drawn_here(drawer, tmp_path):
     before = drawer.drawn
     assert table.screen(session, 0, "en", None)["svg"].startswith("<svg")
     assert drawer.drawn == before
+
+
+def test_a_worker_that_dies_leaves_the_pictures_to_the_server():
+    drawer = Drawer(1)
+    try:
+        session = TableGame.new("killed", "original", 3, ["human"] * 3, seed=4)
+        table = Table(agent_delay=0.0, drawer=drawer)
+        table.sessions[session.ident] = session
+        ready(drawer, session)
+        for process in list(drawer.pool._processes.values()):
+            os.kill(process.pid, signal.SIGKILL)
+            process.join(10)
+        alone = Table(agent_delay=0.0)
+        other = TableGame.new("killed", "original", 3, ["human"] * 3, seed=4)
+        alone.sessions[other.ident] = other
+        assert text(table.screen(session, 1, "en", None)) == text(alone.screen(other, 1, "en", None))
+        assert drawer.failed and drawer.remote(session) is None
+    finally:
+        drawer.close()
