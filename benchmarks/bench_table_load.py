@@ -18,9 +18,11 @@ the arrival of that page's next state (the agents' moves come after it: their th
 not in it), over the whole run and after the first ``--warmup`` seconds (default 10), when
 every page has opened and been sent its first screen (all 150 at once, at the start). The
 pages ask for pictures as patches (``?patch=1``), as the table's own page does. Also reported: how long the game's **other pages** take to see a person's move
-(from the send to each other page's first state after it), moves a second, and the server's
-resident memory (RSS): started, once the games are created, at the end of play, and after
-the pages have closed and the games have left memory. A run names the machine's load
+(from the send to each other page's first state after it), moves a second, the server's CPU
+time, and its resident memory (RSS): started, once the games are created, at the end of
+play, and after the pages have closed and the games have left memory (CPU and RSS with the
+server's worker processes, if it has any: ``--draw-processes N`` has N draw the pictures'
+bodies, ``speciation/table/drawer.py``; by default none, as ``speciation serve``). A run names the machine's load
 average: the server shares its CPUs with the client and whatever else runs. Not a test
 (speed targets live here, not in timed tests): the behaviour under abuse is tested in
 ``tests/tools/test_table_load.py``, and measured here: ``--flood N`` adds N pages, each
@@ -57,9 +59,10 @@ GOAL_P99 = 0.150   # seconds (issue 21)
 
 # ---- the server ------------------------------------------------------------------------------------
 
-def serve(port: int, evict: float) -> None:
+def serve(port: int, evict: float, draw_processes: int = 0) -> None:
     """The table's app under uvicorn on *port*; games leave memory *evict* seconds after their
-    last page closed (finished or not: the hook stands for the store)."""
+    last page closed (finished or not: the hook stands for the store); pictures' bodies drawn
+    in *draw_processes* worker processes (0: in the server's, as ``speciation serve`` does)."""
     import uvicorn
 
     from speciation.commands.serve import WS_MAX_SIZE
@@ -75,6 +78,9 @@ def serve(port: int, evict: float) -> None:
         print(f"evicted {ident}", flush=True)
 
     profile = os.environ.get("BENCH_PROFILE")  # a file: the server's cProfile, written when it stops
+    if draw_processes:
+        from speciation.table.drawer import Drawer
+        limits["drawer"] = Drawer(draw_processes)
     table = Table(agent_delay=0.0, eviction=Eviction(finished_after=evict, abandoned_after=evict,
                                                      replay_after=evict, interval=1.0, hook=kept), **limits)
     config = uvicorn.Config(create_app(table), host="127.0.0.1", port=port, log_level="warning",
@@ -97,19 +103,38 @@ def serve(port: int, evict: float) -> None:
     profiler.dump_stats(profile)
 
 
+def family(pid: int) -> list[int]:
+    """Process *pid* and its children, theirs too (the server's worker processes)."""
+    out, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        out.append(current)
+        with contextlib.suppress(OSError):
+            for task in os.listdir(f"/proc/{current}/task"):
+                with open(f"/proc/{current}/task/{task}/children") as children:
+                    todo.extend(int(child) for child in children.read().split())
+    return out
+
+
 def rss_mb(pid: int) -> float:
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return float("nan")
+    """The resident memory of process *pid* and its children (its workers), MB."""
+    total = 0.0
+    for member in family(pid):
+        with contextlib.suppress(OSError), open(f"/proc/{member}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1]) / 1024
+    return total
 
 
 def cpu_seconds(pid: int) -> float:
-    """The CPU time (user and system) process *pid* has used so far."""
-    with open(f"/proc/{pid}/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """The CPU time (user and system) process *pid* and its children (its workers) have used so far."""
+    total = 0.0
+    for member in family(pid):
+        with contextlib.suppress(OSError), open(f"/proc/{member}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
 
 
 def free_port() -> int:
@@ -291,14 +316,18 @@ def main() -> int:
                         help="pages that flood the server with messages, each watching a game of its own")
     parser.add_argument("--silent", type=int, default=0,
                         help="pages that never read, each watching one of the games played")
+    parser.add_argument("--draw-processes", type=int, default=0,
+                        help="pictures' bodies drawn in this many worker processes (default 0: in the server's "
+                             "own, as speciation serve does; table/drawer.py)")
     parser.add_argument("--json", metavar="FILE", help="write the figures as JSON")
     parser.add_argument("--serve", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
-        serve(args.serve, args.evict)
+        serve(args.serve, args.evict, args.draw_processes)
         return 0
     port = free_port()
-    server = subprocess.Popen([sys.executable, "-P", __file__, "--serve", str(port), "--evict", str(args.evict)],
+    server = subprocess.Popen([sys.executable, "-P", __file__, "--serve", str(port), "--evict", str(args.evict)]
+                              + (["--draw-processes", str(args.draw_processes)] if args.draw_processes else []),
                               stdout=subprocess.PIPE, text=True, cwd=Path(__file__).resolve().parents[1],
                               env={**os.environ, "PYTHONUNBUFFERED": "1"})
     base = f"http://127.0.0.1:{port}"
@@ -340,7 +369,7 @@ def main() -> int:
     pages = args.games * (seats.count("human") + args.spectators)
     result = {
         "games": args.games, "rounds": args.rounds, "seats": args.seats, "spectators": args.spectators,
-        "pages": pages, "seconds": round(elapsed, 1), "think": args.think,
+        "pages": pages, "seconds": round(elapsed, 1), "think": args.think, "draw_processes": args.draw_processes,
         "moves": len(trips), "moves_per_second": round(len(trips) / elapsed, 1),
         "server_cpu_s": round(cpu_used, 1), "server_cpu_ms_per_move": round(1000 * cpu_used / max(1, len(trips)), 1),
         "round_trip_ms": {name: round(1000 * percentile(trips, q), 1)
@@ -359,8 +388,9 @@ def main() -> int:
     }
     trip = result["round_trip_ms"]
     print(f"{args.games} games ({args.seats}, {args.spectators} spectator), {pages} pages, {elapsed:.0f} s, "
-          f"think {args.think} s: {len(trips)} person moves ({result['moves_per_second']}/s)")
-    print(f"server CPU: {cpu_used:.1f} s while playing, {result['server_cpu_ms_per_move']} ms a person move "
+          f"think {args.think} s: {len(trips)} person moves ({result['moves_per_second']}/s)"
+          + (f", pictures' bodies drawn in {args.draw_processes} worker process(es)" if args.draw_processes else ""))
+    print(f"server CPU (its workers' included): {cpu_used:.1f} s while playing, {result['server_cpu_ms_per_move']} ms a person move "
           "(with the agents' moves that follow it and every page's screens)")
     print(f"move round trip: p50 {trip['p50']} ms, p95 {trip['p95']} ms, p99 {trip['p99']} ms, max {trip['max']} ms "
           f"(goal p99 <= {GOAL_P99 * 1000:.0f} ms: {'met' if trip['p99'] <= GOAL_P99 * 1000 else 'NOT met'})")
@@ -371,7 +401,7 @@ def main() -> int:
     seen = result["seen_by_others_ms"]
     print(f"the other pages see a move: p50 {seen['p50']} ms, p95 {seen['p95']} ms, p99 {seen['p99']} ms, "
           f"max {seen['max']} ms")
-    print("server RSS: " + ", ".join(f"{k} {v:.0f} MB" for k, v in memory.items())
+    print("server RSS (its workers' included): " + ", ".join(f"{k} {v:.0f} MB" for k, v in memory.items())
           + f" ({evicted} of {args.games * args.rounds} games evicted)")
     print(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[1]:.1f} over the last 5 minutes "
           "(the server shares them with this client and whatever else runs)")

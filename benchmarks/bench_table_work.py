@@ -1,6 +1,7 @@
 """The table server's work a person move, in one process: no network, no threads, no load.
 
     python -P benchmarks/bench_table_work.py        # with each tree's interpreter, alternated
+    python -P benchmarks/bench_table_work.py --draw-processes 1
 
 Plays two original games (seats human, human, greedy; seeds 1 and 2; to their 160th decision
 or their end): each person's move a seeded random option through ``TableGame.choose`` (its undo
@@ -12,11 +13,15 @@ person moves, the JSON sent a person move (before the websocket compresses it) a
 game's digest and a digest of every text sent to the pages (their decision ids' random game tokens left out; two trees compared must print
 the same digests: the same games, and the pages sent the same). The CPU figure is what
 ``bench_table_load.py``'s "server CPU a move" is made of, without the event loop, the
-websocket and the load that bend that one; not a test.
+websocket and the load that bend that one; not a test. With ``--draw-processes N`` the
+pictures' bodies are drawn in N worker processes (``speciation/table/drawer.py``, loaded
+before the clock starts): the CPU of this process and the workers' are printed apart.
 """
 from __future__ import annotations
 
+import argparse
 import hashlib
+import os
 import random
 import re
 import time
@@ -26,16 +31,38 @@ from speciation.table.connections import Connection
 from speciation.table.session import TableGame
 
 
+def workers_cpu(table: Table) -> float:
+    """The CPU time the table's drawing workers have used so far (0 without any)."""
+    pool = table.drawer.pool if table.drawer is not None else None
+    total = 0.0
+    for process in (pool._processes or {}).values() if pool is not None else ():
+        with open(f"/proc/{process.pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
 def main() -> None:
-    table = Table(agent_delay=0.0)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--draw-processes", type=int, default=0)
+    args = parser.parse_args()
+    drawer = None
+    if args.draw_processes:
+        from speciation.table.drawer import Drawer
+        drawer = Drawer(args.draw_processes)
+    table = Table(agent_delay=0.0, **({"drawer": drawer} if drawer else {}))
     cpu, moves, sent, digests = 0.0, 0, 0, []
+    elsewhere = 0.0
     texts = hashlib.sha256()   # every text sent, in order
     for seed in (1, 2):
         session = TableGame.new(f"g{seed}", "original", 3, ["human", "human", "greedy"], seed=seed)
         table.sessions[session.ident] = session
         pages = {seat: Connection(None, patches=True) for seat in (0, 1, None)}  # type: ignore[arg-type]
         rng = random.Random(seed)
-        start = time.process_time()
+        if drawer is not None:   # the worker loads the rules before the clock starts
+            while not drawer.ready(session.recipe, session.game.ruleset.digest) and not drawer.failed:
+                time.sleep(0.1)
+        start, there = time.process_time(), workers_cpu(table)
         while not session.game.is_over and session.game.decision_number < 160:
             if session.agent_to_move():
                 session.agent_step()
@@ -53,10 +80,14 @@ def main() -> None:
                 if hasattr(page, "log"):   # (a tree from before the log patches keeps no log)
                     page.log = message["log"]
         cpu += time.process_time() - start
+        elsewhere += workers_cpu(table) - there
         digests.append(session.game.digest()[:12])
+    if drawer is not None:
+        drawer.close()
     print(f"{1000 * cpu / moves:.1f} ms of CPU a person move ({cpu:.2f} s, {moves} person moves), "
           f"{sent / moves / 1024:.1f} KiB of JSON sent a person move, digests {' '.join(digests)}, "
-          f"sent {texts.hexdigest()[:12]}")
+          f"sent {texts.hexdigest()[:12]}"
+          + (f"; and {1000 * elsewhere / moves:.1f} ms in the drawing workers" if drawer is not None else ""))
 
 
 if __name__ == "__main__":

@@ -55,6 +55,8 @@ class Drawings:
     _last: tuple[Any, _Kept | None] = (None, None)   # the scene last drawn, and its body
     context: tuple = ()                               # what every element kept was drawn with
     elements: dict[tuple, Any] = field(default_factory=dict)   # key -> what the element drew
+    # draws a body elsewhere (a table's worker process, table/drawer.py), or None: draw it here
+    remote: Callable[[Any, bool], Body | None] | None = field(default=None, repr=False, compare=False)
 
     def elements_for(self, scene: Any) -> dict[tuple, Any]:
         """The elements of the picture drawn last, by their keys (:meth:`.svg._Canvas.part`;
@@ -72,7 +74,8 @@ class Drawings:
         basis = body_basis(scene, log)
         kept = next((k for k in self.kept if _same(k.basis, basis)), None)
         if kept is None:
-            kept = _Kept(basis, make(scene, log))
+            made = self.remote(scene, log) if self.remote is not None else None
+            kept = _Kept(basis, made if made is not None else make(scene, log))
             self.drawn += 1
             self.kept.append(kept)
             del self.kept[:-BODIES]

@@ -30,6 +30,7 @@ from ..i18n import Text
 from . import deciding, languages, messages
 from .views import position_views
 from .connections import BUILDER, Connection
+from .drawer import Drawer
 from .eviction import Eviction
 from .guard import (Refused, bool_field, int_field, names_field, origin_allowed, parse_message, text_field)
 from .guard import json_body as _json_body
@@ -49,7 +50,9 @@ from .uploads import check as check_uploads
 STATIC = Path(__file__).parent / "static"
 # Agents think in a thread of their own, one move at a time for every game: a person's move
 # (the default executor, asyncio.to_thread) never waits behind them, and the event loop keeps
-# its share of the process however many agents play.
+# its share of the process however many agents play. An agent starts thinking only once no
+# person's move is being answered (Builder.after_answers, as the builder holds back): the
+# answer has the interpreter to itself but for the event loop and work already under way.
 AGENTS = ThreadPoolExecutor(max_workers=1, thread_name_prefix="speciation-agents")
 
 
@@ -88,6 +91,7 @@ class Table(Keeping, Screens):
     eviction: Eviction = field(default_factory=Eviction)                # when a game leaves memory
     screens: dict[str, tuple[tuple, dict]] = field(default_factory=dict)  # game -> (key, seat -> message)
     gate: Gate = field(default_factory=Gate)   # limits per address and per server (limits.py; serve flags)
+    drawer: Drawer | None = None   # pictures' bodies drawn in a worker process (drawer.py; None: here)
 
     def new_id(self) -> str:
         return secrets.token_urlsafe(9)
@@ -172,6 +176,7 @@ class Table(Keeping, Screens):
             view = position_views(session, shown).view(seat)
             refusal = session.undo_refusal(seat, view if shown is session.game else None) if seat is not None \
                 else Text("a spectator has nothing to undo")
+            session.drawings.remote = self.drawer.remote(session) if self.drawer is not None else None
             with sharing(session.drawings):   # what the seats' pictures share, drawn once
                 message = messages.seat_state(shown, seat, session.seats, shown.lang, view)
             message["decision"] = deciding.decision_id(session.game, seat) if message["decision"] is not None else None
@@ -195,7 +200,7 @@ class Table(Keeping, Screens):
             if self.agent_delay:
                 await asyncio.sleep(self.agent_delay)
             try:
-                moved = await asyncio.get_running_loop().run_in_executor(AGENTS, session.agent_step)
+                moved = await asyncio.get_running_loop().run_in_executor(AGENTS, BUILDER.after_answers, session.agent_step)
             except Exception as error:  # an agent or rule failure: tell the pages
                 for page in self.pages.get(ident, []):
                     await self.error(page, Text("an agent could not move: {error}", error=str(error)))
@@ -487,6 +492,8 @@ def create_app(table: Table | None = None) -> Starlette:
             yield
         finally:
             await table.close_store()
+            if table.drawer is not None:
+                table.drawer.close()
 
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.table = table

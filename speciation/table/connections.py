@@ -82,6 +82,17 @@ class Builder:
                 if not self.moving:
                     self.calm.set()
 
+    def hold_back(self) -> None:
+        """Wait (at most :data:`YIELD` seconds) until no move is being answered: other work of
+        the process (an agent's thinking) starts after it."""
+        if not self.calm.is_set():
+            self.calm.wait(YIELD)
+
+    def after_answers(self, work: Callable[[], T]) -> T:
+        """*work* done once no move is being answered (:meth:`hold_back`): an agent's move."""
+        self.hold_back()
+        return work()
+
     async def first(self, build: Callable[[], T]) -> T:
         return await asyncio.wrap_future(self._submit(0, build))
 
@@ -119,9 +130,13 @@ RETRY = "retry"   # what a builder returns when it cannot build now (its game is
 
 
 def _encoded(build: Callable[[], dict | str | None], conn: Connection) -> tuple[dict, str, str | None] | str | None:
-    """A screen built and encoded for *conn* (:meth:`Connection.encode`), in the builder thread."""
+    """A screen built and encoded for *conn* (:meth:`Connection.encode`), in the builder thread
+    (which, between the two, lets a move being answered go first: :meth:`Builder.hold_back`)."""
     message = build()
-    return message if message is None or isinstance(message, str) else conn.encode(message)
+    if message is None or isinstance(message, str):
+        return message
+    BUILDER.hold_back()
+    return conn.encode(message)
 
 
 class TokenBucket:

@@ -22,6 +22,7 @@ from ..render.shared import Drawings
 
 from ..undo import UndoRefused, UndoStack
 from .deciding import apply_recorded, by_id, deciders, play_seat
+from ..dsl.layers import available_rulesets
 from .rules import shared_ruleset
 from .seats import HUMAN, Seating
 from .views import PositionViews
@@ -55,6 +56,9 @@ class TableGame:
     listed: bool = False
     claimed: list[bool] = field(default_factory=list)
     version: int = 0
+    # how its rules can be loaded again by name (a built-in ruleset and its variants; None:
+    # rules from a folder, with mods, or from a save), for a worker drawing its pictures (drawer.py)
+    recipe: tuple | None = None
     # what its pages' pictures of one position share, drawn once (render/shared.py)
     drawings: Drawings = field(default_factory=Drawings, repr=False, compare=False)
     # the views of the position its pages are shown, by game (its own, or a mirror in
@@ -86,7 +90,10 @@ class TableGame:
         seed = secrets.randbits(48) if seed is None else seed
         game = Game.new(ruleset, players, seed, lang=lang)
         seating = Seating(_seat_list(seats, len(game.state["players"])), hotseat=hotseat)
-        return cls(ident, game, seating, lang)._with_agents(seed)
+        session = cls(ident, game, seating, lang)._with_agents(seed)
+        if not mods and ruleset_name in available_rulesets():
+            session.recipe = (ruleset_name, tuple(variants or ()))
+        return session
 
     @classmethod
     def resume(cls, ident: str, text: str, seats: list[str] | None = None,

@@ -1,0 +1,98 @@
+"""Pictures' bodies drawn in a worker process (speciation/table/drawer.py): every screen a
+table with the worker builds is, to the character, the one built without it; the worker is
+sent each page's own view and nothing else; rules it cannot load by name are drawn here."""
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import re
+import time
+
+import pytest
+
+from speciation.interpreter.views import public_view
+from speciation.table.app import Table
+from speciation.table.drawer import Drawer, _draw
+from speciation.table.session import TableGame
+
+
+@pytest.fixture(scope="module")
+def drawer():
+    made = Drawer(1)
+    yield made
+    made.close()
+
+
+def ready(drawer: Drawer, session: TableGame) -> None:
+    deadline = time.monotonic() + 120
+    while not drawer.ready(session.recipe, session.game.ruleset.digest):
+        assert not drawer.failed and time.monotonic() < deadline, "the worker did not load the rules"
+        time.sleep(0.1)
+
+
+def text(message: dict) -> str:
+    """The message as sent, its decision id's game token left out (each game has its own)."""
+    return re.sub(r'"[0-9a-f]{12}/', '"/', json.dumps(message, default=str))
+
+
+@pytest.mark.parametrize("ruleset, players", [("original", 3), ("marine", 3)])
+def test_every_screen_is_the_one_drawn_here_and_the_worker_sees_only_each_pages_view(drawer, ruleset, players,
+                                                                                      monkeypatch):
+    here, there = Table(agent_delay=0.0), Table(agent_delay=0.0, drawer=drawer)
+    games = [TableGame.new(ruleset, ruleset, players, ["human"] * players, seed=5) for n in range(2)]
+    for table, session in zip((here, there), games):
+        table.sessions[session.ident] = session
+    ready(drawer, games[1])
+    sent = []   # (seat, the state the worker was sent)
+    submit = drawer.pool.submit
+    monkeypatch.setattr(drawer.pool, "submit", lambda function, *args: (
+        sent.append((args[3], args[2])) if function is _draw else None, submit(function, *args))[1])
+    pick, before = random.Random(5), drawer.drawn
+    for _ in range(25):
+        for seat in [*range(players), None]:
+            alone = here.screen(games[0], seat, "en", None)
+            shared = there.screen(games[1], seat, "en", None)
+            assert text(shared) == text(alone), (ruleset, seat)
+        game = games[1].game
+        assert sent
+        for seat, state in sent:
+            view = game.view(seat) if seat is not None else public_view(game)
+            assert state == {**view, "log": []}   # the view, without its log (drawn beside the picture)
+        sent.clear()
+        if game.is_over:
+            break
+        index = pick.randrange(len(game.legal_actions()))
+        for session in games:
+            session.game.apply(session.game.legal_actions()[index])
+    assert drawer.drawn > before and not drawer.failed
+
+
+def test_rules_the_worker_cannot_load_by_name_are_drawn_here(drawer, tmp_path):
+    session = TableGame.new("resumed", "original", 3, ["human"] * 3, seed=2)
+    session.recipe = None   # as a game from a save, a folder or with mods
+    table = Table(agent_delay=0.0, drawer=drawer)
+    table.sessions[session.ident] = session
+    before = drawer.drawn
+    assert table.screen(session, 0, "en", None)["svg"].startswith("<svg")
+    assert drawer.drawn == before
+
+
+def test_a_worker_that_dies_leaves_the_pictures_to_the_server():
+    drawer = Drawer(1)
+    try:
+        session = TableGame.new("killed", "original", 3, ["human"] * 3, seed=4)
+        table = Table(agent_delay=0.0, drawer=drawer)
+        table.sessions[session.ident] = session
+        ready(drawer, session)
+        for process in list(drawer.pool._processes.values()):
+            os.kill(process.pid, signal.SIGKILL)
+            process.join(10)
+        alone = Table(agent_delay=0.0)
+        other = TableGame.new("killed", "original", 3, ["human"] * 3, seed=4)
+        alone.sessions[other.ident] = other
+        assert text(table.screen(session, 1, "en", None)) == text(alone.screen(other, 1, "en", None))
+        assert drawer.failed and drawer.remote(session) is None
+    finally:
+        drawer.close()
