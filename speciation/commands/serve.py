@@ -31,6 +31,10 @@ def register(commands) -> None:
                             "(several servers may share one PostgreSQL database)")
     serve.add_argument("--memory", action="store_true",
                        help="keep games in memory only: they end with the server")
+    serve.add_argument("--draw-processes", type=int, default=0, metavar="N",
+                       help="draw the pictures in N worker processes instead of the server's own (default 0: "
+                            "in the server): under load a person's move is answered sooner, the other pages "
+                            "see it later (docs/table.md)")
     limits = serve.add_argument_group("limits", "what one address and the server may hold and ask (0: no limit; "
                                                 "docs/security.md)")
     limits.add_argument("--max-pages-per-address", type=int, default=64, metavar="N",
@@ -67,7 +71,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except Exception as exc:  # a bad URL, a data folder that cannot be made, a missing driver
         print(f"error: cannot open the games' database: {exc}", file=sys.stderr)
         return 2
-    table = Table(agent_delay=args.agent_delay, rulesets=rulesets, mods=mods, bound=args.host,
+    drawer = None
+    if args.draw_processes < 0:
+        print("error: --draw-processes takes 0 or more", file=sys.stderr)
+        return 2
+    if args.draw_processes:
+        from ..table.drawer import Drawer
+        drawer = Drawer(args.draw_processes)
+    table = Table(agent_delay=args.agent_delay, rulesets=rulesets, mods=mods, bound=args.host, drawer=drawer,
                   origins={o.rstrip("/").lower() for o in args.origin}, store=store,
                   gate=Gate(Limits(pages_per_address=args.max_pages_per_address, games=args.max_games,
                                    games_per_address=args.max_games_per_address, rate=args.api_rate,

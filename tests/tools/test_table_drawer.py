@@ -96,3 +96,19 @@ def test_a_worker_that_dies_leaves_the_pictures_to_the_server():
         assert drawer.failed and drawer.remote(session) is None
     finally:
         drawer.close()
+
+
+def test_speciation_serve_draws_in_a_worker_only_when_asked(monkeypatch, capsys):
+    import uvicorn
+
+    from speciation.cli import main
+    from speciation.commands import serve
+    served = []
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, *args, **kwargs: served.append(self.config.app.state.table))
+    monkeypatch.setattr(serve, "_announce", lambda *args: None)
+    base = ["serve", "--memory", "--no-browser", "--port", "0"]
+    assert main(base) == 0 and served[-1].drawer is None   # by default the server draws
+    assert main([*base, "--draw-processes", "1"]) == 0
+    assert isinstance(served[-1].drawer, Drawer) and served[-1].drawer.processes == 1
+    assert served[-1].drawer.pool is None   # the worker is made when first needed
+    assert main([*base, "--draw-processes", "-1"]) == 2 and "0 or more" in capsys.readouterr().err
