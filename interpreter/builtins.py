@@ -306,7 +306,7 @@ def destroy(rt, entity):
 @verb
 def log(rt, template, *values):
     if rt.keep_log:
-        if values and rt.ruleset.hidden.faces:  # a line naming what some seat does not see: one per seat
+        if values and visibility.mentions_unseen(rt, values):  # a line naming what some seat does not see: one per seat
             lines = visibility.log_lines(rt, values, lambda label: _fill(rt, template, values, label))
             if lines is not None:
                 for line in lines:

@@ -18,7 +18,7 @@ from ..dsl import graph as g
 from ..dsl.errors import RuleRuntimeError
 from . import fibers, triggers, visibility
 from .compiler import keep
-from .decisions import checking, fire_checks, settle, subsets, unsettled
+from .decisions import checking, fire_checks, settle, subsets
 from .errors import call_chain, in_authors_words, mark
 from .limits import DEFAULT, BudgetError, Limits, Meter, check_sequence, check_text
 from .steps import Steps
@@ -147,6 +147,15 @@ class Machine(Steps):
         record[attr] = value
 
     def label(self, value: Any) -> str:
+        if value.__class__ is str:  # (the common case first: a word or an entity's id)
+            names = self.names
+            if names and value in names:
+                return names[value]
+            record = self.ent.get(value)
+            if record is None:
+                return value
+            name = record.get("name", value)
+            return name if name.__class__ is str else str(name)
         if isinstance(value, str):
             if value in self.names:
                 return self.names[value]
@@ -423,8 +432,16 @@ class Machine(Steps):
 
     def ask(self, stmt: g.Choose, env: dict, options: list) -> bool:
         """A choice among *options*: pending (True), unless there is nothing to choose."""
-        if self.ruleset.checks and unsettled(self) and not checking(self) and fire_checks(self, stmt.id, env):
-            return True  # the checks' effects run first; the choice is asked again after them
+        checks = self.ruleset.checks
+        if checks:
+            memo = self.memo
+            # Might a check hold (one not remembered to hold for no item)? When none might, making
+            # the checks does nothing, so the stack is not walked for a running check's effect.
+            for check in checks:
+                if memo.get(check.settled) is not True:
+                    if not checking(self) and fire_checks(self, stmt.id, env):
+                        return True  # the checks' effects run first; the choice is asked again after them
+                    break
         if stmt.count is not None:
             options = subsets(self, stmt, env, options)
         if (not options and not stmt.always) or (len(options) == 1 and not stmt.optional):
@@ -433,7 +450,9 @@ class Machine(Steps):
                 self.on_settled(stmt, value)
             return False
         actor = stmt.actor(self, env)
-        prompt = self._plain_prompt(stmt, env) if stmt.prompt is not None else ""
+        expr = stmt.prompt
+        prompt = "" if expr is None else str(expr(self, env)) if not self.names and not self.phrases \
+            else self._plain_prompt(stmt, env)
         self.state["pending"] = {"actor": actor, "prompt": prompt, "options": options,
                                  "optional": stmt.optional, "var": stmt.var, "node": stmt.id,
                                  "private": stmt.private}
