@@ -96,6 +96,17 @@ def fire_checks(rt: Machine, choose: int | None, env: dict | None) -> bool:
     return False
 
 
+def unsettled(rt: Machine) -> bool:
+    """Might a state check hold (one not remembered to hold for no item)? When none might,
+    making the checks does nothing, so the machine need not look for a running check's
+    effect (:func:`checking`, a walk down the stack) before a choice."""
+    memo = rt.memo
+    for check in rt.ruleset.checks:
+        if memo.get(check.settled) is not True:
+            return True
+    return False
+
+
 def checking(rt: Machine) -> bool:
     """Is a state check's effect running (a Settle frame on the stack)?"""
     return rt.ruleset.settle_id in map(_NODE, rt.state["stack"])  # (each frame's node id, at C speed)

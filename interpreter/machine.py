@@ -18,7 +18,7 @@ from ..dsl import graph as g
 from ..dsl.errors import RuleRuntimeError
 from . import fibers, triggers, visibility
 from .compiler import keep
-from .decisions import checking, fire_checks, settle, subsets
+from .decisions import checking, fire_checks, settle, subsets, unsettled
 from .errors import call_chain, in_authors_words, mark
 from .limits import DEFAULT, BudgetError, Limits, Meter, check_sequence, check_text
 from .steps import Steps
@@ -147,22 +147,12 @@ class Machine(Steps):
         record[attr] = value
 
     def label(self, value: Any) -> str:
-        if value.__class__ is str:  # (the common case first: a word or an entity's id)
+        if isinstance(value, str):
             names = self.names
             if names and value in names:
                 return names[value]
             record = self.ent.get(value)
-            if record is None:
-                return value
-            name = record.get("name", value)
-            return name if name.__class__ is str else str(name)
-        if isinstance(value, str):
-            if value in self.names:
-                return self.names[value]
-            record = self.ent.get(value)
-            if record is not None:
-                return str(record.get("name", value))
-            return value
+            return value if record is None else str(record.get("name", value))
         if value is None:
             return self.names.get("none", "none")
         if isinstance(value, bool):
@@ -432,16 +422,8 @@ class Machine(Steps):
 
     def ask(self, stmt: g.Choose, env: dict, options: list) -> bool:
         """A choice among *options*: pending (True), unless there is nothing to choose."""
-        checks = self.ruleset.checks
-        if checks:
-            memo = self.memo
-            # Might a check hold (one not remembered to hold for no item)? When none might, making
-            # the checks does nothing, so the stack is not walked for a running check's effect.
-            for check in checks:
-                if memo.get(check.settled) is not True:
-                    if not checking(self) and fire_checks(self, stmt.id, env):
-                        return True  # the checks' effects run first; the choice is asked again after them
-                    break
+        if self.ruleset.checks and unsettled(self) and not checking(self) and fire_checks(self, stmt.id, env):
+            return True  # the checks' effects run first; the choice is asked again after them
         if stmt.count is not None:
             options = subsets(self, stmt, env, options)
         if (not options and not stmt.always) or (len(options) == 1 and not stmt.optional):
@@ -450,9 +432,7 @@ class Machine(Steps):
                 self.on_settled(stmt, value)
             return False
         actor = stmt.actor(self, env)
-        expr = stmt.prompt
-        prompt = "" if expr is None else str(expr(self, env)) if not self.names and not self.phrases \
-            else self._plain_prompt(stmt, env)
+        prompt = self._plain_prompt(stmt, env) if stmt.prompt is not None else ""
         self.state["pending"] = {"actor": actor, "prompt": prompt, "options": options,
                                  "optional": stmt.optional, "var": stmt.var, "node": stmt.id,
                                  "private": stmt.private}
