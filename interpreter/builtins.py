@@ -306,7 +306,7 @@ def destroy(rt, entity):
 @verb
 def log(rt, template, *values):
     if rt.keep_log:
-        if values and rt.ruleset.hidden.faces:  # a line naming what some seat does not see: one per seat
+        if values and visibility.mentions_unseen(rt, values):  # a line naming what some seat does not see: one per seat
             lines = visibility.log_lines(rt, values, lambda label: _fill(rt, template, values, label))
             if lines is not None:
                 for line in lines:
@@ -340,15 +340,16 @@ def _fill(rt, template: str, values: tuple, label=None) -> str:
     if known is None:
         parts = template.split("{}")
         # (the same text by %-formatting, when there are as many values as {})
-        known = (parts, "%s".join(part.replace("%", "%%") for part in parts))
+        known = (parts, "%s".join(part.replace("%", "%%") for part in parts), len(parts) - 1)
         if len(_PARTS) < 4096 and template.__class__ is str:  # the templates of loaded rules: a few hundred
             _PARTS[template] = known
-    parts, pattern = known
-    if len(parts) == 1:
+    parts, pattern, holes = known
+    if not holes:
         return check_text(rt.limits, template)
+    if len(values) == holes:
+        text = pattern % tuple(map(label or rt.label, values))
+        return text if len(text) <= rt.limits.text else check_text(rt.limits, text)
     label = label or rt.label
-    if len(values) == len(parts) - 1:
-        return check_text(rt.limits, pattern % tuple(map(label, values)))
     out = [parts[0]]
     for i, part in enumerate(parts[1:]):
         out.append(label(values[i]) if i < len(values) else "{}")
@@ -356,7 +357,7 @@ def _fill(rt, template: str, values: tuple, label=None) -> str:
     return check_text(rt.limits, "".join(out))
 
 
-_PARTS: dict[str, tuple[list[str], str]] = {}  # a log template -> its pieces around the {}, and its %-pattern
+_PARTS: dict[str, tuple[list[str], str, int]] = {}  # a log template -> its pieces around the {}, its %-pattern, how many {}
 _NUMBERED = re.compile(r"\{(\d+)\}")
 
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from itertools import combinations
 from math import comb
+from operator import itemgetter
 from typing import Any
 
 from ..dsl import graph as g
@@ -36,6 +37,7 @@ from .limits import check_sequence
 
 Machine = Any  # the machine (interpreter/machine.py imports this module, so it is not imported here)
 
+_NODE = itemgetter(0)  # a frame's node id
 SETTLED = "#check"  # + a check's number: in the machine's memo while it cannot hold (no function's name)
 
 
@@ -79,9 +81,9 @@ def fire_checks(rt: Machine, choose: int | None, env: dict | None) -> bool:
         if known is True:
             continue
         items = check.items(rt, {}) if check.items is not None else (None,)
+        if known is not None:  # it held for no item; only the items in known were written since
+            items = filter(known.__contains__, items)
         for item in items:
-            if known is not None and item not in known:
-                continue  # (it held for no item; only the items in known were written since)
             names = {check.var: item} if check.var is not None else {}
             if check.test(rt, names):
                 stack = rt.state["stack"]
@@ -107,8 +109,7 @@ def unsettled(rt: Machine) -> bool:
 
 def checking(rt: Machine) -> bool:
     """Is a state check's effect running (a Settle frame on the stack)?"""
-    settle_id = rt.ruleset.settle_id
-    return any(frame[0] == settle_id for frame in rt.state["stack"])
+    return rt.ruleset.settle_id in map(_NODE, rt.state["stack"])  # (each frame's node id, at C speed)
 
 
 def _owner(stack: list, env: dict) -> int:

@@ -148,12 +148,11 @@ class Machine(Steps):
 
     def label(self, value: Any) -> str:
         if isinstance(value, str):
-            if value in self.names:
-                return self.names[value]
+            names = self.names
+            if names and value in names:
+                return names[value]
             record = self.ent.get(value)
-            if record is not None:
-                return str(record.get("name", value))
-            return value
+            return value if record is None else str(record.get("name", value))
         if value is None:
             return self.names.get("none", "none")
         if isinstance(value, bool):

@@ -125,12 +125,14 @@ def log_choice(game, pending: dict, value: Any) -> None:
     machine = game._machine
     label = machine.label
     choice = label(value) if value is not None else machine.names.get("passes", "passes")
-    head = f"  {label(pending['actor'])}: {machine.shown_prompt() or pending['var']} → "
+    # (the prompt as shown: the state's own unless the game has a language)
+    prompt = machine.shown_prompt() if machine.names or machine.phrases else pending["prompt"]
+    head = f"  {label(pending['actor'])}: {prompt or pending['var']} → "
     line = head + choice
     if pending.get("private") or "fiber" in pending:  # a secret choice: only its player reads it
         owner = game.state["players"][game.player_of(pending["actor"])]
         machine.add_log_line([owner, line], line)
-    elif value is not None and machine.ruleset.hidden.faces:  # it may name what some seat does not see
+    elif value is not None and visibility.mentions_unseen(machine, (value,)):  # it names what some seat does not see
         lines = visibility.log_lines(machine, (value,), lambda label: head + label(value))
         if lines is None:
             machine.add_log_line(line, line)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import marshal
 from copy import deepcopy
+from itertools import filterfalse
 from typing import Any
 
 from . import rng
@@ -86,13 +87,13 @@ class Steps:
         those that exist of its numbered ids), or [] for no kind."""
         declared, ids = self.ruleset.creatable.get(kind, ((), ()))
         ent = self.ent
-        out = [ident for ident in declared if ident in ent]
+        out = list(filter(ent.__contains__, declared))  # (filters: the loops at C speed)
         if len(ids) <= len(ent):
-            return out + [ident for ident in ids if ident in ent]
+            return out + list(filter(ent.__contains__, ids))
         # A kind may create more (often hundreds) than the game holds entities: its entities
         # are found among those, in the order of its ids.
         rank = self.ruleset.created_rank[kind]
-        made = [ident for ident in ent if ident in rank]
+        made = list(filter(rank.__contains__, ent))
         made.sort(key=rank.__getitem__)
         return out + made
 
@@ -103,7 +104,7 @@ class Steps:
             raise ValueError(f"{self.label(kind)} is not a kind whose entities can be created (a kind "
                              "needs a 'max' in its declaration)")
         ids = self.ruleset.creatable[kind][1]
-        ident = next((i for i in ids if i not in self.ent), None)
+        ident = next(filterfalse(self.ent.__contains__, ids), None)
         if ident is None:
             raise BudgetError(f"no more than {len(ids)} entities of kind '{kind}' may exist at once (its 'max')")
         defaults = self.ruleset.kind_defaults.get(kind, {})

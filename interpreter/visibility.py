@@ -161,6 +161,13 @@ def _mentions_unseen(rt, hidden, values) -> bool:
     return False
 
 
+def mentions_unseen(rt, values: tuple) -> bool:
+    """Do *values* name an entity some seat may not see (so that a log line naming them is
+    written by :func:`log_lines`)? False when the ruleset hides nothing."""
+    hidden = rt.ruleset.hidden
+    return bool(hidden.faces) and _mentions_unseen(rt, hidden, values)
+
+
 def log_lines(rt, values: tuple, render) -> list | None:
     """The log lines of one line whose *values* name an entity some seat does not see:
     one private line per seat (``[player, text]``, the entities it does not see as ``?``)
