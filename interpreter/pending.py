@@ -125,9 +125,7 @@ def log_choice(game, pending: dict, value: Any) -> None:
     machine = game._machine
     label = machine.label
     choice = label(value) if value is not None else machine.names.get("passes", "passes")
-    # (the prompt as shown: the state's own unless the game has a language)
-    prompt = machine.shown_prompt() if machine.names or machine.phrases else pending["prompt"]
-    head = f"  {label(pending['actor'])}: {prompt or pending['var']} → "
+    head = f"  {label(pending['actor'])}: {machine.shown_prompt() or pending['var']} → "
     line = head + choice
     if pending.get("private") or "fiber" in pending:  # a secret choice: only its player reads it
         owner = game.state["players"][game.player_of(pending["actor"])]
