@@ -9,6 +9,7 @@ import random
 import signal
 import re
 import time
+from pathlib import Path
 
 import pytest
 
@@ -16,6 +17,11 @@ from speciation.interpreter.views import public_view
 from speciation.table.app import Table
 from speciation.table.drawer import Drawer, _draw
 from speciation.table.session import TableGame
+
+
+ROOT = Path(__file__).resolve().parents[2]
+MOD = ROOT / "tests" / "support" / "fixtures" / "mods" / "windfall"
+VARIANT = sorted(p.stem for p in (ROOT / "rulesets" / "original" / "variants").glob("*.yaml"))[0]
 
 
 @pytest.fixture(scope="module")
@@ -70,6 +76,11 @@ def test_every_screen_is_the_one_drawn_here_and_the_worker_sees_only_each_pages_
 
 
 def test_rules_the_worker_cannot_load_by_name_are_drawn_here(drawer, tmp_path):
+    # a built-in ruleset, with or without variants, is loaded by name there; with a mod it is not
+    assert TableGame.new("plain", "original", 3, ["human"] * 3, seed=2).recipe == ("original", ())
+    assert TableGame.new("variant", "original", 3, ["human"] * 3, seed=2,
+                         variants=[VARIANT]).recipe == ("original", (VARIANT,))
+    assert TableGame.new("modded", "original", 3, ["human"] * 3, seed=2, mods=[str(MOD)]).recipe is None
     session = TableGame.new("resumed", "original", 3, ["human"] * 3, seed=2)
     session.recipe = None   # as a game from a save, a folder or with mods
     table = Table(agent_delay=0.0, drawer=drawer)
