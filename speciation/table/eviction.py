@@ -74,7 +74,7 @@ class Eviction:
             if self.hook is not None:
                 self.hook(ident, session)
             table.sessions.pop(ident, None)
-            if getattr(table, "drawer", None) is not None:   # its pictures' elements in the worker
+            if table.drawer is not None:   # its pictures' elements in the worker
                 table.drawer.forget(ident)
             table.pages.pop(ident, None)
             table.screens.pop(ident, None)
