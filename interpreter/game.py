@@ -23,7 +23,6 @@ from .views import copy_plain as _copy
 
 CHECKPOINT_KEYS = {"ruleset", "decisions", "history", "state"}
 
-
 _INITIAL: dict[int, tuple] = {}  # id(ruleset) -> (its entities, player defaults, both as plain JSON data, marshalled)
 
 
@@ -132,6 +131,11 @@ class Game:
         ``{"seed", "players", "chance", "decisions": [[actor, value], ...]}``; None when the
         state was changed by hand or the game is a determinized copy (it cannot be replayed)."""
         return _copy(self._history) if self._history is not None else None
+
+    @property
+    def replayable(self) -> bool:
+        """Whether the game knows its :attr:`history` (without copying it)."""
+        return self._history is not None
 
     @property
     def decision_id(self) -> str | None:

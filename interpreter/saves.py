@@ -208,8 +208,16 @@ def replay(ruleset, history: dict, lang: str | None = None, stop: int | None = N
     except (ArgumentError, SpeciationError) as exc:
         raise SaveFileError(f"the saved game cannot be started again under ruleset '{ruleset.name}' "
                             f"{ruleset.version}: {exc}") from None
+    return replay_on(game, history, stop)
+
+
+def replay_on(game: Game, history: dict, stop: int | None = None) -> Game:
+    """*game*, which is *history*'s game at its decision ``game.decision_number`` (a copy of
+    its state kept then, say), taken on through the decisions recorded from there (up to the
+    first *stop*, if given), as :func:`replay` takes them."""
     decisions = history["decisions"][:stop] if stop is not None else history["decisions"]
-    for number, (actor, value) in enumerate(decisions):
+    for number in range(game.decision_number, len(decisions)):
+        actor, value = decisions[number]
         _replay_one(game, history, number, actor, value, len(decisions))
     return game
 

@@ -8,10 +8,13 @@ after learning something hidden: when chance was drawn since (the RNG state or t
 script changed), when anything hidden from that seat at the decision has become visible
 since, or when another person decided since. Nothing here knows any game.
 
-Memory is bounded by the game's size, not its length: only the latest :data:`SNAPSHOTS`
-checkpoints keep a copy of the state; an older one is reached by replaying the game's own
-history (``game.history``) up to its decision, and checked against the digest of the state
-it had (a game without a history cannot go back further than its snapshots).
+Memory is bounded by the game's size, not its length, and a checkpoint copies no state: the
+stack keeps one copy of the state (its *anchor*), made again once the game has gone
+:data:`EVERY` decisions past it, and comes back to a checkpoint by taking a copy of the anchor
+on through the game's own history (``game.history``), or, for a checkpoint older than the
+anchor, by replaying the history from the start. A game without a history (scripted chance,
+a resumed checkpoint without one) cannot replay: there each checkpoint keeps a copy of the
+state, and only the latest :data:`SNAPSHOTS` of them do (an older one is out of reach).
 """
 from __future__ import annotations
 
@@ -22,12 +25,13 @@ from typing import Any
 
 from .dsl.errors import SpeciationError
 from .i18n import Text
-from .interpreter.game import Game, state_digest
+from .interpreter.game import Game
 from .interpreter.statecopy import clone_state
-from .interpreter.saves import replay
-from .interpreter.views import hide, seat_index
+from .interpreter.saves import replay, replay_on
+from .interpreter.views import copy_plain, hide, seat_index
 
-SNAPSHOTS = 4   # checkpoints that keep a copy of the state; older ones replay the history
+EVERY = 16      # decisions the game goes past the anchor (the stack's copy of the state) before a new one
+SNAPSHOTS = 4   # a game without a history: checkpoints that keep a copy of the state
 
 
 class UndoRefused(Exception):
@@ -44,54 +48,63 @@ class Checkpoint:
     rng: Any                          # the random state then
     chance: Any                       # the scripted chance then (a copy)
     hidden: dict[tuple[str, str], Any]  # (entity, attribute) hidden from the seat -> its value then
-    state: dict | None = None         # a copy of the state (only the latest SNAPSHOTS keep one)
-    digest: str = ""                  # the state's digest, kept when the copy is dropped
+    state: dict | None = None         # a copy of the state (a game without a history: the latest SNAPSHOTS)
 
 
 def _hidden_from(game: Game, seat: int) -> Iterable[tuple[tuple[str, str], Any]]:
     """((entity, attribute), value) of every attribute the seat's view shows otherwise than it
     is: each record hidden as ``game.view(seat)`` hides it (the interpreter's own ``hide``,
     which replaces an attribute and never changes a value inside one, so a shallow copy of the
-    record will do), without copying the rest of the state for a whole view."""
+    record will do), without copying the rest of the state for a whole view. A record with
+    none of the attributes the ruleset hides anything in is shown as it is, and skipped."""
     rules, me = game.ruleset.hidden, game.state["players"][seat_index(game, seat)]
+    hideable = rules.attributes
     for ident, record in game.state["ent"].items():
+        if hideable.isdisjoint(record):
+            continue
         shown = dict(record)
         hide(shown, me, rules)
         for attr, value in record.items():
-            if shown.get(attr) != value:
+            if attr in hideable and shown[attr] != value:
                 yield (ident, attr), value
 
 
 class UndoStack:
-    """The checkpoints before the decisions of the seats in *people*, latest last; the latest
-    *snapshots* of them keep a copy of the state."""
+    """The checkpoints before the decisions of the seats in *people*, latest last, and the
+    anchor undo comes back from (a game without a history: the latest *snapshots*
+    checkpoints keep a copy of the state instead)."""
 
-    def __init__(self, game: Game, people: Iterable[int], snapshots: int = SNAPSHOTS):
+    def __init__(self, game: Game, people: Iterable[int], snapshots: int = SNAPSHOTS, every: int = EVERY):
         self.game = game
         self.people = frozenset(people)
         self.snapshots = max(1, snapshots)
+        self.every = max(1, every)
         self.checkpoints: list[Checkpoint] = []
+        self.anchor: tuple[int, dict] | None = None   # (decision number, a copy of the state then)
 
     def checkpoint(self, seat: int) -> Checkpoint:
         """The game as it is now, before *seat* decides (kept only once :meth:`push` ed)."""
         game = self.game
         state = game.state
-        hidden = {key: copy.deepcopy(value) for key, value in _hidden_from(game, seat)}
-        snapshot = clone_state(state) if seat in self.people else None   # (a copy of the state, no game around it)
-        return Checkpoint(seat, game.prompt, game.decision_number, state["rng"],
-                          copy.deepcopy(state["chance"]), hidden, snapshot)
+        hidden = {key: copy_plain(value) for key, value in _hidden_from(game, seat)}
+        snapshot = None
+        if seat in self.people:
+            if not game.replayable:
+                snapshot = clone_state(state)   # (a copy of the state, no game around it)
+            elif self.anchor is None or game.decision_number - self.anchor[0] >= self.every:
+                self.anchor = (game.decision_number, clone_state(state))
+        return Checkpoint(seat, game.prompt, game.decision_number, copy_plain(state["rng"]),   # (a stream per source is a dict the
+                          copy.deepcopy(state["chance"]), hidden, snapshot)                      # game changes in place)
 
     def push(self, checkpoint: Checkpoint) -> None:
         """Keep *checkpoint*: its seat has taken the decision (a seat that is no person's is
         not kept: only people undo). The copy of the state of a checkpoint older than the
-        latest :attr:`snapshots` is dropped (its digest kept)."""
+        latest :attr:`snapshots` is dropped."""
         if checkpoint.seat not in self.people:
             return
         self.checkpoints.append(checkpoint)
         if len(self.checkpoints) > self.snapshots:
-            old = self.checkpoints[-self.snapshots - 1]
-            if old.state is not None:
-                old.digest, old.state = state_digest(old.state), None
+            self.checkpoints[-self.snapshots - 1].state = None
 
     def last(self, seat: int) -> Checkpoint | None:
         return next((c for c in reversed(self.checkpoints) if c.seat == seat), None)
@@ -127,8 +140,9 @@ class UndoStack:
         return mark.prompt
 
     def _point(self, mark: Checkpoint) -> dict:
-        """What to restore to come back to *mark*: its copy of the state, or the game replayed
-        from its history up to *mark*'s decision (checked against the digest kept)."""
+        """What to restore to come back to *mark*: its copy of the state, or a copy of the
+        anchor (or the game's start) taken on through the history up to *mark*'s decision,
+        which becomes the anchor."""
         game = self.game
         history = game.history
         if history is not None and len(history["decisions"]) >= mark.number:
@@ -138,11 +152,19 @@ class UndoStack:
         if mark.state is not None:
             return {"ruleset": game.ruleset.digest, "decisions": mark.number, "history": history,
                     "state": mark.state}
+        anchor = self.anchor if self.anchor is not None and self.anchor[0] <= mark.number else None
         try:
-            again = replay(game.ruleset, history) if history is not None else None
+            if history is None:
+                again = None
+            elif anchor is None:
+                again = replay(game.ruleset, history)
+            else:
+                again = replay_on(Game(game.ruleset, clone_state(anchor[1]), history=history, decisions=anchor[0]),
+                                  history)
         except SpeciationError:
             again = None
-        if again is None or again.digest() != mark.digest:
+        if again is None or again.decision_number != mark.number:
             raise UndoRefused("that decision is too far back to undo")
+        self.anchor = (mark.number, again.state)   # (restore copies what it is given)
         return {"ruleset": game.ruleset.digest, "decisions": mark.number, "history": history,
                 "state": again.state}

@@ -1,6 +1,6 @@
-"""Memory bounded by a game's size, not its length (issue 21, deliverable 8): undo keeps a
-copy of the state for only its latest checkpoints and replays the game's history to reach
-an older one; a finished or abandoned game leaves the table's memory by its eviction policy."""
+"""Memory bounded by a game's size, not its length (issue 21, deliverable 8): undo keeps one
+copy of the state (its anchor) and takes it on through the game's history to reach a
+checkpoint; a finished or abandoned game leaves the table's memory by its eviction policy."""
 from __future__ import annotations
 
 import asyncio
@@ -11,7 +11,7 @@ from speciation.agents.random_agent import RandomAgent
 from speciation.interpreter.game import Game
 from speciation.interpreter.ruleset import load_ruleset
 from speciation.play import play
-from speciation.undo import SNAPSHOTS, UndoRefused, UndoStack
+from speciation.undo import UndoRefused, UndoStack
 
 
 def reply(game, agents, seat=0):
@@ -19,10 +19,51 @@ def reply(game, agents, seat=0):
         game.apply(agents[game.current_player].choose(game))
 
 
-def test_undo_goes_back_past_its_snapshots_by_replaying_the_history():
+@pytest.mark.parametrize("every", [1, 2, 100])
+def test_undo_comes_back_to_each_checkpoint_from_its_anchor_or_the_start(every):
+    # no checkpoint copies the state: each is reached from the stack's one copy (the anchor),
+    # or, once the anchor is past it, by replaying the history from the start
     game = Game.new(load_ruleset("original"), 3, seed=1)
-    stack = UndoStack(game, [0], snapshots=1)
+    stack = UndoStack(game, [0], every=every)
     agents = {1: RandomAgent(1, 1), 2: RandomAgent(1, 2)}   # placing pawns early on: no chance drawn
+    kept = []
+    for _ in range(4):
+        reply(game, agents)
+        kept.append((game.digest(), list(game.state["log"]), game.decision_number))
+        stack.push(stack.checkpoint(0))
+        game.apply(game.legal_actions()[0])
+    reply(game, agents)
+    assert all(c.state is None for c in stack.checkpoints) and stack.anchor is not None
+    for digest, log, number in reversed(kept):
+        assert stack.refusal(0) is None
+        stack.undo(0)
+        assert (game.digest(), game.state["log"], game.decision_number) == (digest, log, number)
+        assert game.current_player == 0 and stack.anchor[0] == number
+    assert stack.refusal(0) == "there is no decision of yours to undo"
+
+
+def test_a_checkpoint_the_history_no_longer_leads_to_is_refused():
+    game = Game.new(load_ruleset("original"), 3, seed=1)
+    stack = UndoStack(game, [0], every=100)   # the anchor: at the first checkpoint
+    agents = {1: RandomAgent(1, 1), 2: RandomAgent(1, 2)}
+    for _ in range(2):
+        reply(game, agents)
+        stack.push(stack.checkpoint(0))
+        game.apply(game.legal_actions()[0])
+    reply(game, agents)
+    first = stack.checkpoints[0].number
+    game._history["decisions"][first][1] = "no such option"   # the record from the anchor on, damaged
+    digest = game.digest()
+    with pytest.raises(UndoRefused, match="too far back"):
+        stack.undo(0)
+    assert game.digest() == digest and len(stack.checkpoints) == 2   # refused: nothing changed
+
+
+def test_a_game_without_a_history_keeps_copies_of_its_latest_checkpoints_only():
+    game = Game.new(load_ruleset("original"), 3, seed=1)
+    game.state_edited()   # changed by hand: it cannot be replayed
+    stack = UndoStack(game, [0], snapshots=2)
+    agents = {1: RandomAgent(1, 1), 2: RandomAgent(1, 2)}
     digests = []
     for _ in range(4):
         reply(game, agents)
@@ -30,33 +71,34 @@ def test_undo_goes_back_past_its_snapshots_by_replaying_the_history():
         stack.push(stack.checkpoint(0))
         game.apply(game.legal_actions()[0])
     reply(game, agents)
-    assert sum(c.state is not None for c in stack.checkpoints) == 1   # one copy kept, three digests
-    for digest in reversed(digests):
-        assert stack.refusal(0) is None
+    assert [c.state is not None for c in stack.checkpoints] == [False, False, True, True] and stack.anchor is None
+    for digest in reversed(digests[2:]):
         stack.undo(0)
-        assert game.digest() == digest and game.current_player == 0
-    assert stack.refusal(0) == "there is no decision of yours to undo"
-
-
-def test_an_old_checkpoint_that_no_longer_replays_to_its_state_is_refused():
-    game = Game.new(load_ruleset("original"), 3, seed=1)
-    stack = UndoStack(game, [0], snapshots=1)
-    agents = {1: RandomAgent(1, 1), 2: RandomAgent(1, 2)}
-    for _ in range(2):
-        reply(game, agents)
-        stack.push(stack.checkpoint(0))
-        game.apply(game.legal_actions()[0])
-    reply(game, agents)
-    stack.checkpoints[0].digest = "not this state"
-    stack.undo(0)
-    digest = game.digest()
+        assert game.digest() == digest
     with pytest.raises(UndoRefused, match="too far back"):
         stack.undo(0)
-    assert game.digest() == digest and len(stack.checkpoints) == 1   # refused: nothing changed
 
 
-def test_a_long_game_keeps_a_bounded_number_of_state_copies():
+def test_chance_drawn_since_is_seen_in_a_game_with_a_stream_per_source():
+    # the generator of such a game is a dict the game changes in place: the checkpoint keeps its own copy
+    import random
+    game = Game.new(load_ruleset("original"), 2, seed=1, streams="per_source")
+    stack, rng, drawn = UndoStack(game, [0, 1]), random.Random(1), 0
+    while not game.is_over and drawn < 3:
+        seat = game.current_player
+        before = repr(game.state["rng"])
+        stack.push(stack.checkpoint(seat))
+        actions = game.legal_actions()
+        game.apply(actions[rng.randrange(len(actions))])
+        if repr(game.state["rng"]) != before:
+            drawn += 1
+            assert stack.refusal(seat).startswith("chance has been drawn since")
+    assert drawn == 3
+
+
+def test_a_long_game_keeps_one_copy_of_the_state_for_undo():
     from speciation.table.session import TableGame
+    from speciation.undo import EVERY
     session = TableGame.new("long", "original", 3, ["human", "human", "human"], seed=5)
     pick = RandomAgent(1, 3)
     for _ in range(150):
@@ -65,8 +107,9 @@ def test_a_long_game_keeps_a_bounded_number_of_state_copies():
         action = pick.choose(session.game)
         index = next(i for i, a in enumerate(session.game.legal_actions()) if a.value == action.value)
         assert session.choose(session.decider, session.game.decision_id, index) is None
-    copies = [c for c in session.undo_stack.checkpoints if c.state is not None]
-    assert len(session.undo_stack.checkpoints) >= 100 and len(copies) == SNAPSHOTS
+    stack = session.undo_stack
+    assert len(stack.checkpoints) >= 100 and all(c.state is None for c in stack.checkpoints)
+    assert session.game.decision_number - stack.anchor[0] <= EVERY
 
 
 # ---- eviction ----------------------------------------------------------------------------------
