@@ -35,6 +35,7 @@ class Scene:
     presentation: dict = field(default_factory=dict)
     _reader: ViewReader | None = field(default=None, init=False, repr=False, compare=False)
     _scores: list | None = field(default=None, init=False, repr=False, compare=False)
+    _kinds: dict | None = field(default=None, init=False, repr=False, compare=False)
 
     # ---- building ----------------------------------------------------------------------
 
@@ -113,7 +114,13 @@ class Scene:
         return self.state["ent"]
 
     def of_kind(self, kind: str) -> list[dict]:
-        return [record for record in self.ent.values() if record.get("kind") == kind]
+        """The records of the entities of *kind*, in the state's order (a new list; the
+        records by kind are sorted out once per scene, as its scores are computed once)."""
+        if self._kinds is None:
+            self._kinds = {}
+            for record in self.ent.values():
+                self._kinds.setdefault(record.get("kind"), []).append(record)
+        return list(self._kinds.get(kind, ()))
 
     def read(self, path: str) -> Any:
         """The value of ``entity.attribute`` (``attribute`` alone: of the game entity)."""
