@@ -2,7 +2,8 @@
 
 Pages are static files; the websocket carries the game. A page acts only for the seats
 whose token it holds (:mod:`.seats`); without one it is a spectator. Agents play
-server-side, in a worker thread, so the page stays live. See ``docs/table.md``.
+server-side, in a worker thread, so the page stays live; with a drawer their searches run in
+its worker process (:mod:`.thinker`). See ``docs/table.md``.
 """
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import json
 import secrets
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +33,7 @@ from . import deciding, languages, messages
 from .views import position_views
 from .connections import BUILDER, Connection
 from .drawer import Drawer
+from .thinker import Thinker
 from .eviction import Eviction
 from .guard import (Refused, bool_field, int_field, names_field, origin_allowed, parse_message, text_field)
 from .guard import json_body as _json_body
@@ -92,6 +95,17 @@ class Table(Keeping, Screens):
     screens: dict[str, tuple[tuple, dict]] = field(default_factory=dict)  # game -> (key, seat -> message)
     gate: Gate = field(default_factory=Gate)   # limits per address and per server (limits.py; serve flags)
     drawer: Drawer | None = None   # pictures' bodies drawn in a worker process (drawer.py; None: here)
+    think_here: bool = False       # agents think in the server even with a drawer (else in its worker: thinker.py)
+    _thinker: Thinker | None = field(default=None, init=False, repr=False)
+
+    @property
+    def thinker(self) -> Thinker | None:
+        """What sends the agents' thinking to the drawer's worker (None: they think here)."""
+        if self.drawer is None or self.think_here:
+            return None
+        if self._thinker is None or self._thinker.drawer is not self.drawer:
+            self._thinker = Thinker(self.drawer)
+        return self._thinker
 
     def new_id(self) -> str:
         return secrets.token_urlsafe(9)
@@ -200,7 +214,8 @@ class Table(Keeping, Screens):
             if self.agent_delay:
                 await asyncio.sleep(self.agent_delay)
             try:
-                moved = await asyncio.get_running_loop().run_in_executor(AGENTS, BUILDER.after_answers, session.agent_step)
+                moved = await asyncio.get_running_loop().run_in_executor(
+                    AGENTS, BUILDER.after_answers, partial(session.agent_step, self.thinker))
             except Exception as error:  # an agent or rule failure: tell the pages
                 for page in self.pages.get(ident, []):
                     await self.error(page, Text("an agent could not move: {error}", error=str(error)))

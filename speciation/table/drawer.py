@@ -105,6 +105,17 @@ class Drawer:
             self.failed = True
             return False
 
+    def submit(self, work: Callable[..., Any], *args: Any) -> Future:
+        """Start *work* in the worker (the agents' thinking: thinker.py); raises when the
+        pool is broken (then nothing more is sent there)."""
+        if self.failed:
+            raise RuntimeError("the worker failed")
+        try:
+            return self._pool().submit(work, *args)
+        except Exception:
+            self.failed = True
+            raise
+
     def remote(self, session: Any) -> Callable[[Any, bool], Body | None] | None:
         """What draws the bodies of *session*'s pictures (a :class:`.session.TableGame`) in the
         worker (``Drawings.remote``), or None when its rules cannot be loaded there by name."""
