@@ -60,7 +60,7 @@ GOAL_P99 = 0.150   # seconds (issue 21)
 
 # ---- the server ------------------------------------------------------------------------------------
 
-def serve(port: int, evict: float, draw_processes: int = 0, think_here: bool = False) -> None:
+def serve(port: int, evict: float, draw_processes: int = 0, think_here: bool = False, think_apart: bool = False) -> None:
     """The table's app under uvicorn on *port*; games leave memory *evict* seconds after their
     last page closed (finished or not: the hook stands for the store); pictures' bodies drawn
     and the agents' choices made in *draw_processes* worker processes (0: in the server's;
@@ -85,6 +85,8 @@ def serve(port: int, evict: float, draw_processes: int = 0, think_here: bool = F
         limits["drawer"] = Drawer(draw_processes)
         if think_here:
             limits["think_here"] = True
+        if think_apart:
+            limits["thinking"] = Drawer(1)
     table = Table(agent_delay=0.0, eviction=Eviction(finished_after=evict, abandoned_after=evict,
                                                      replay_after=evict, interval=1.0, hook=kept), **limits)
     config = uvicorn.Config(create_app(table), host="127.0.0.1", port=port, log_level="warning",
@@ -326,16 +328,19 @@ def main() -> int:
                              "machine has 2 CPUs; table/drawer.py, table/thinker.py)")
     parser.add_argument("--think-here", action="store_true",
                         help="with --draw-processes, the agents think in the server all the same")
+    parser.add_argument("--think-apart", action="store_true",
+                        help="with --draw-processes, the agents think in a worker process of their own")
     parser.add_argument("--json", metavar="FILE", help="write the figures as JSON")
     parser.add_argument("--serve", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
-        serve(args.serve, args.evict, args.draw_processes, args.think_here)
+        serve(args.serve, args.evict, args.draw_processes, args.think_here, args.think_apart)
         return 0
     port = free_port()
     server = subprocess.Popen([sys.executable, "-P", __file__, "--serve", str(port), "--evict", str(args.evict)]
                               + (["--draw-processes", str(args.draw_processes)] if args.draw_processes else [])
-                              + (["--think-here"] if args.think_here else []),
+                              + (["--think-here"] if args.think_here else [])
+                              + (["--think-apart"] if args.think_apart else []),
                               stdout=subprocess.PIPE, text=True, cwd=Path(__file__).resolve().parents[1],
                               env={**os.environ, "PYTHONUNBUFFERED": "1"})
     base = f"http://127.0.0.1:{port}"

@@ -96,15 +96,17 @@ class Table(Keeping, Screens):
     gate: Gate = field(default_factory=Gate)   # limits per address and per server (limits.py; serve flags)
     drawer: Drawer | None = None   # pictures' bodies drawn in a worker process (drawer.py; None: here)
     think_here: bool = False       # agents think in the server even with a drawer (else in its worker: thinker.py)
+    thinking: Drawer | None = None  # a worker of their own for the agents' thinking (None: the drawer's)
     _thinker: Thinker | None = field(default=None, init=False, repr=False)
 
     @property
     def thinker(self) -> Thinker | None:
-        """What sends the agents' thinking to the drawer's worker (None: they think here)."""
-        if self.drawer is None or self.think_here:
+        """What sends the agents' thinking to a worker process (None: they think here)."""
+        pool = self.thinking or self.drawer
+        if pool is None or self.think_here:
             return None
-        if self._thinker is None or self._thinker.drawer is not self.drawer:
-            self._thinker = Thinker(self.drawer)
+        if self._thinker is None or self._thinker.drawer is not pool:
+            self._thinker = Thinker(pool)
         return self._thinker
 
     def new_id(self) -> str:
@@ -507,8 +509,9 @@ def create_app(table: Table | None = None) -> Starlette:
             yield
         finally:
             await table.close_store()
-            if table.drawer is not None:
-                table.drawer.close()
+            for pool in (table.drawer, table.thinking):
+                if pool is not None:
+                    pool.close()
 
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.table = table

@@ -1,5 +1,6 @@
-"""Pictures' bodies drawn in a process of its own, off the server's interpreter (opt-in:
-``Table(drawer=Drawer(1))``, ``bench_table_load.py --draw-processes 1``).
+"""Pictures' bodies drawn in a process of its own, off the server's interpreter
+(``Table(drawer=Drawer(1))``; ``speciation serve`` makes one where the machine has a second
+CPU, ``--draw-processes``; the agents think there too: :mod:`.thinker`).
 
 A table process is bound by its one interpreter (the GIL): every page's screen, every
 move and the event loop take turns in it, and a picture's body (:mod:`..render.shared`,

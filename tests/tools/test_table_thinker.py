@@ -141,5 +141,8 @@ def test_a_worker_that_dies_leaves_the_agents_to_the_server():
         played(session, table.thinker, 4, 40)
         assert drawer.failed and session.game.digest() == alone.game.digest()
         assert Table(agent_delay=0.0, drawer=drawer, think_here=True).thinker is None
+        apart = Drawer(1)   # a worker of their own for the agents (made when first needed)
+        assert Table(agent_delay=0.0, drawer=drawer, thinking=apart).thinker.drawer is apart
+        assert Table(agent_delay=0.0).thinker is None
     finally:
         drawer.close()
