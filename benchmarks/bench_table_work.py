@@ -2,6 +2,7 @@
 
     python -P benchmarks/bench_table_work.py        # with each tree's interpreter, alternated
     python -P benchmarks/bench_table_work.py --draw-processes 1
+    python -P benchmarks/bench_table_work.py --draw-processes 1 --think-here
 
 Plays two original games (seats human, human, greedy; seeds 1 and 2; to their 160th decision
 or their end): each person's move a seeded random option through ``TableGame.choose`` (its undo
@@ -15,7 +16,8 @@ the same digests: the same games, and the pages sent the same). The CPU figure i
 ``bench_table_load.py``'s "server CPU a move" is made of, without the event loop, the
 websocket and the load that bend that one; not a test. With ``--draw-processes N`` the
 pictures' bodies are drawn in N worker processes (``speciation/table/drawer.py``, loaded
-before the clock starts): the CPU of this process and the workers' are printed apart.
+before the clock starts) and the agents think there (``speciation/table/thinker.py``; not with
+``--think-here``): the CPU of this process and the workers' are printed apart.
 """
 from __future__ import annotations
 
@@ -45,12 +47,16 @@ def workers_cpu(table: Table) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--draw-processes", type=int, default=0)
+    parser.add_argument("--think-here", action="store_true",
+                        help="with --draw-processes, the agents think in this process all the same")
     args = parser.parse_args()
     drawer = None
     if args.draw_processes:
         from speciation.table.drawer import Drawer
         drawer = Drawer(args.draw_processes)
-    table = Table(agent_delay=0.0, **({"drawer": drawer} if drawer else {}))
+    table = Table(agent_delay=0.0, **({"drawer": drawer} if drawer else {}),
+                  **({"think_here": True} if args.think_here else {}))
+    thinker = getattr(table, "thinker", None)   # (a tree from before thinker.py: the agents think here)
     cpu, moves, sent, digests = 0.0, 0, 0, []
     elsewhere = 0.0
     texts = hashlib.sha256()   # every text sent, in order
@@ -65,7 +71,7 @@ def main() -> None:
         start, there = time.process_time(), workers_cpu(table)
         while not session.game.is_over and session.game.decision_number < 160:
             if session.agent_to_move():
-                session.agent_step()
+                session.agent_step(thinker) if thinker is not None else session.agent_step()
             else:
                 decision = session.game.decisions()[0]
                 session.choose(decision.player, decision.id, rng.randrange(len(decision.legal_actions())))
@@ -87,7 +93,8 @@ def main() -> None:
     print(f"{1000 * cpu / moves:.1f} ms of CPU a person move ({cpu:.2f} s, {moves} person moves), "
           f"{sent / moves / 1024:.1f} KiB of JSON sent a person move, digests {' '.join(digests)}, "
           f"sent {texts.hexdigest()[:12]}"
-          + (f"; and {1000 * elsewhere / moves:.1f} ms in the drawing workers" if drawer is not None else ""))
+          + (f"; and {1000 * elsewhere / moves:.1f} ms in the workers" if drawer is not None else "")
+          + (f" ({thinker.thought} agents' choices made there)" if thinker is not None else ""))
 
 
 if __name__ == "__main__":

@@ -29,14 +29,23 @@ class GreedyAgent:
         self.key = f"speciation-greedy:{seed}:{seat}"
         self.rng = random.Random(self.key)
         self.samples = max(1, int(samples))
-        self._last: tuple[Sequence[Action], list[float]] = ((), [])
+        self._last: tuple[Sequence[Action | str], list[float]] = ((), [])
 
     @property
     def last_values(self) -> dict[str, float]:
         """The value of each action of the last decision searched, by ``repr`` of its value
         (for tests and tools; made when read)."""
         actions, totals = self._last
-        return dict(zip((repr(a.value) for a in actions), totals))
+        return dict(zip((a if isinstance(a, str) else repr(a.value) for a in actions), totals))
+
+    def __getstate__(self) -> dict:
+        """The agent as another process is sent it (the table's worker: table/thinker.py): its
+        options and generator, and the last decision's values by name (its actions hold their
+        game, which stays where it is)."""
+        state = dict(self.__dict__)
+        actions, totals = self._last
+        state["_last"] = ([a if isinstance(a, str) else repr(a.value) for a in actions], totals)
+        return state
 
     def choose(self, seat: SeatView) -> Action:
         actions = seat.legal_actions()

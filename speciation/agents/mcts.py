@@ -67,6 +67,12 @@ class MctsAgent:
         self.last_visits: dict[str, int] = {}
         self.last_root: _Node | None = None  # the last search's tree (for tests, tools)
 
+    def __getstate__(self) -> dict:
+        """The agent as another process is sent it (the table's worker: table/thinker.py): its
+        options, generator and last visits; not the last search's tree (for tests and tools,
+        it stays in the process that searched)."""
+        return {**self.__dict__, "last_root": None}
+
     def choose(self, seat: SeatView) -> Action:
         actions = seat.legal_actions()
         if len(actions) == 1:

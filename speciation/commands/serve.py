@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import threading
 import webbrowser
@@ -31,10 +32,10 @@ def register(commands) -> None:
                             "(several servers may share one PostgreSQL database)")
     serve.add_argument("--memory", action="store_true",
                        help="keep games in memory only: they end with the server")
-    serve.add_argument("--draw-processes", type=int, default=0, metavar="N",
-                       help="draw the pictures in N worker processes instead of the server's own (default 0: "
-                            "in the server): under load a person's move is answered sooner, the other pages "
-                            "see it later (docs/table.md)")
+    serve.add_argument("--draw-processes", default="auto", metavar="N",
+                       help="draw the pictures and let the agents think in N worker processes instead of the "
+                            "server's own (0: in the server; default auto: 1 where the machine has 2 CPUs or "
+                            "more, else 0): under load a person's move is answered sooner (docs/table.md)")
     limits = serve.add_argument_group("limits", "what one address and the server may hold and ask (0: no limit; "
                                                 "docs/security.md)")
     limits.add_argument("--max-pages-per-address", type=int, default=64, metavar="N",
@@ -72,12 +73,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"error: cannot open the games' database: {exc}", file=sys.stderr)
         return 2
     drawer = None
-    if args.draw_processes < 0:
-        print("error: --draw-processes takes 0 or more", file=sys.stderr)
+    processes = draw_processes(args.draw_processes)
+    if processes is None:
+        print(f"error: --draw-processes takes 0 or more, or auto (not {args.draw_processes[:20]!r})", file=sys.stderr)
         return 2
-    if args.draw_processes:
+    if processes:
         from ..table.drawer import Drawer
-        drawer = Drawer(args.draw_processes)
+        drawer = Drawer(processes)
     table = Table(agent_delay=args.agent_delay, rulesets=rulesets, mods=mods, bound=args.host, drawer=drawer,
                   origins={o.rstrip("/").lower() for o in args.origin}, store=store,
                   gate=Gate(Limits(pages_per_address=args.max_pages_per_address, games=args.max_games,
@@ -89,6 +91,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
     threading.Thread(target=_announce, args=(server, args), daemon=True).start()
     server.run()
     return 0
+
+
+def draw_processes(text: str) -> int | None:
+    """The worker processes ``--draw-processes`` asks for (None: not a count): ``auto`` is
+    1 where the machine has a CPU for it besides the server's (2 or more), else 0."""
+    if text.strip().lower() == "auto":
+        return 1 if (os.cpu_count() or 1) >= 2 else 0
+    try:
+        count = int(text)
+    except ValueError:
+        return None
+    return count if count >= 0 else None
 
 
 WS_MAX_SIZE = 1 << 20  # a websocket message past this closes the socket (the app refuses past 64 KiB)

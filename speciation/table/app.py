@@ -2,7 +2,8 @@
 
 Pages are static files; the websocket carries the game. A page acts only for the seats
 whose token it holds (:mod:`.seats`); without one it is a spectator. Agents play
-server-side, in a worker thread, so the page stays live. See ``docs/table.md``.
+server-side, in a worker thread (:mod:`.driving`; their searches in a worker process:
+:mod:`.thinker`), so the page stays live. See ``docs/table.md``.
 """
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ import asyncio
 import contextlib
 import json
 import secrets
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,6 +31,8 @@ from . import deciding, languages, messages
 from .views import position_views
 from .connections import BUILDER, Connection
 from .drawer import Drawer
+from .driving import Driving
+from .thinker import Thinker
 from .eviction import Eviction
 from .guard import (Refused, bool_field, int_field, names_field, origin_allowed, parse_message, text_field)
 from .guard import json_body as _json_body
@@ -48,12 +50,6 @@ from .uploads import uploaded, with_uploads
 from .uploads import check as check_uploads
 
 STATIC = Path(__file__).parent / "static"
-# Agents think in a thread of their own, one move at a time for every game: a person's move
-# (the default executor, asyncio.to_thread) never waits behind them, and the event loop keeps
-# its share of the process however many agents play. An agent starts thinking only once no
-# person's move is being answered (Builder.after_answers, as the builder holds back): the
-# answer has the interpreter to itself but for the event loop and work already under way.
-AGENTS = ThreadPoolExecutor(max_workers=1, thread_name_prefix="speciation-agents")
 
 
 @dataclass
@@ -70,7 +66,7 @@ class Page:
 
 
 @dataclass
-class Table(Keeping, Screens):
+class Table(Driving, Keeping, Screens):
     """Every game and replay the server holds, the pages watching them, and what the
     person who started the server offers: ruleset and mod folders by name, origins."""
 
@@ -92,6 +88,9 @@ class Table(Keeping, Screens):
     screens: dict[str, tuple[tuple, dict]] = field(default_factory=dict)  # game -> (key, seat -> message)
     gate: Gate = field(default_factory=Gate)   # limits per address and per server (limits.py; serve flags)
     drawer: Drawer | None = None   # pictures' bodies drawn in a worker process (drawer.py; None: here)
+    think_here: bool = False       # agents think in the server even with a drawer (else in its worker: thinker.py)
+    thinking: Drawer | None = None  # a worker of their own for the agents' thinking (None: the drawer's)
+    _thinker: Thinker | None = field(default=None, init=False, repr=False)   # (driving.py)
 
     def new_id(self) -> str:
         return secrets.token_urlsafe(9)
@@ -186,31 +185,6 @@ class Table(Keeping, Screens):
                        undo_reason=i18n.translate(lang, refusal or (Text("the game is over") if over else "")),
                        agent_thinking=session.agent_to_move(), creator=False)
         return message
-
-    # ---- agents -----------------------------------------------------------------------------
-
-    def drive(self, ident: str) -> None:
-        """Start the agents of game *ident* if one must move and none is running."""
-        task = self.drivers.get(ident)
-        if task is None or task.done():
-            self.drivers[ident] = asyncio.get_running_loop().create_task(self._drive(ident))
-
-    async def _drive(self, ident: str) -> None:
-        while (session := self.sessions.get(ident)) is not None and session.agent_to_move():
-            if self.agent_delay:
-                await asyncio.sleep(self.agent_delay)
-            try:
-                moved = await asyncio.get_running_loop().run_in_executor(AGENTS, BUILDER.after_answers, session.agent_step)
-            except Exception as error:  # an agent or rule failure: tell the pages
-                for page in self.pages.get(ident, []):
-                    await self.error(page, Text("an agent could not move: {error}", error=str(error)))
-                return
-            if moved and (problem := await self.persist(ident)):
-                for page in self.pages.get(ident, []):
-                    await self.error(page, problem)
-            await self.show(ident)
-            if not moved:
-                break
 
     # ---- what pages send ------------------------------------------------------------------------
 
@@ -492,8 +466,9 @@ def create_app(table: Table | None = None) -> Starlette:
             yield
         finally:
             await table.close_store()
-            if table.drawer is not None:
-                table.drawer.close()
+            for pool in (table.drawer, table.thinking):
+                if pool is not None:
+                    pool.close()
 
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.table = table

@@ -79,6 +79,19 @@ def play_seat(game: Game, agents: Any, seat: int) -> None:
     game.apply(agents[seat].choose(SeatView(game, seat)), decision=decision.id)
 
 
+def apply_choice(game: Game, seat: int, action: Any) -> None:
+    """Apply *action*, one of *seat*'s legal actions chosen by its agent elsewhere (a worker
+    process: thinker.py), as :func:`play_seat` applies its agent's choice."""
+    pending = decisions_of(game)
+    if len(pending) == 1 and pending[0].player == seat:
+        game.apply(action)   # as the play loop applies it
+        return
+    decision = decision_of(game, seat)
+    if decision is None:
+        raise IllegalActionError(f"seat {seat + 1} has no decision pending")
+    game.apply(action, decision=decision.id)
+
+
 def decision_id(game: Game, seat: int | None) -> str | None:
     """The id a seat's page answers with: its own pending decision's, else the first's."""
     own = decision_of(game, seat)

@@ -1,5 +1,6 @@
-"""Pictures' bodies drawn in a process of its own, off the server's interpreter (opt-in:
-``Table(drawer=Drawer(1))``, ``bench_table_load.py --draw-processes 1``).
+"""Pictures' bodies drawn in a process of its own, off the server's interpreter
+(``Table(drawer=Drawer(1))``; ``speciation serve`` makes one where the machine has a second
+CPU, ``--draw-processes``; the agents think there too: :mod:`.thinker`).
 
 A table process is bound by its one interpreter (the GIL): every page's screen, every
 move and the event loop take turns in it, and a picture's body (:mod:`..render.shared`,
@@ -104,6 +105,17 @@ class Drawer:
         except Exception:
             self.failed = True
             return False
+
+    def submit(self, work: Callable[..., Any], *args: Any) -> Future:
+        """Start *work* in the worker (the agents' thinking: thinker.py); raises when the
+        pool is broken (then nothing more is sent there)."""
+        if self.failed:
+            raise RuntimeError("the worker failed")
+        try:
+            return self._pool().submit(work, *args)
+        except Exception:
+            self.failed = True
+            raise
 
     def remote(self, session: Any) -> Callable[[Any, bool], Body | None] | None:
         """What draws the bodies of *session*'s pictures (a :class:`.session.TableGame`) in the

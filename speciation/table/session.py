@@ -21,7 +21,8 @@ from ..interpreter.game import Game
 from ..render.shared import Drawings
 
 from ..undo import UndoRefused, UndoStack
-from .deciding import apply_recorded, by_id, deciders, play_seat
+from ..agents.base import SeatView
+from .deciding import apply_choice, apply_recorded, by_id, deciders, play_seat
 from ..dsl.layers import available_rulesets
 from .rules import shared_ruleset
 from .seats import HUMAN, Seating
@@ -193,19 +194,53 @@ class TableGame:
                 self.undo_stack.push(mark)
             return error
 
-    def agent_step(self) -> bool:
+    def agent_step(self, thinker: Any = None) -> bool:
         """Let an agent whose decision is pending make it (the first such seat, while several
-        decide at once); False if no agent's decision is pending."""
+        decide at once); False if no agent's decision is pending. With *thinker* (a
+        :class:`.thinker.Thinker`) the agent thinks in its worker process, the game's lock
+        not held meanwhile, and its choice is applied here if the game is still where it was
+        (else, or if the worker cannot think, the agent thinks here, as without one)."""
         with self.lock:
             seat = next((s for s in self.deciders if s in self.agents), None)
             if seat is None:
                 return False
-            try:
-                play_seat(self.game, self.agents, seat)
-            except SpeciationError as error:
-                refused = _refusal(error)
-                raise RuntimeError(f"the agent of seat {seat + 1} chose what the game refused: {refused}") from error
+            asked = thinker.ask(self, seat) if thinker is not None else None
+            if asked is None:
+                self._agent_plays(seat)
+                return True
+            agent, state, number = self.agents[seat], self.game.state, self.game.decision_number
+        answer = thinker.answer(asked)
+        with self.lock:
+            if answer is not None and self.agents.get(seat) is agent and self.game.state is state \
+                    and self.game.decision_number == number:
+                index, shown, thought = answer
+                actions = SeatView(self.game, seat).legal_actions()
+                if 0 <= index < len(actions) and repr(actions[index].value) == shown:
+                    self._agent_applies(seat, actions[index])
+                    self.agents[seat] = thought   # its generator drawn as the choice drew it
+                    thinker.thought += 1
+                    return True
+            thinker.redone += 1   # the position changed meanwhile, or the worker failed: here
+            seat = next((s for s in self.deciders if s in self.agents), None)
+            if seat is None:
+                return False
+            self._agent_plays(seat)
             return True
+
+    def _agent_plays(self, seat: int) -> None:
+        try:
+            play_seat(self.game, self.agents, seat)
+        except SpeciationError as error:
+            refused = _refusal(error)
+            raise RuntimeError(f"the agent of seat {seat + 1} chose what the game refused: {refused}") from error
+
+    def _agent_applies(self, seat: int, action: Any) -> None:
+        """Apply *action*, the choice of *seat*'s agent, as ``play_seat`` applies it."""
+        try:
+            apply_choice(self.game, seat, action)
+        except SpeciationError as error:
+            refused = _refusal(error)
+            raise RuntimeError(f"the agent of seat {seat + 1} chose what the game refused: {refused}") from error
 
     def _apply(self, seat: int, action: Any, decision: str | None = None) -> str | None:
         """Apply *seat*'s action (checked against *decision* if given); the reason the game

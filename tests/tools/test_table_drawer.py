@@ -109,7 +109,8 @@ def test_a_worker_that_dies_leaves_the_pictures_to_the_server():
         drawer.close()
 
 
-def test_speciation_serve_draws_in_a_worker_only_when_asked(monkeypatch, capsys):
+@pytest.mark.parametrize("cpus, worker", [(1, False), (2, True), (8, True)])
+def test_speciation_serve_draws_in_a_worker_where_there_is_a_cpu_for_it(monkeypatch, capsys, cpus, worker):
     import uvicorn
 
     from speciation.cli import main
@@ -117,9 +118,14 @@ def test_speciation_serve_draws_in_a_worker_only_when_asked(monkeypatch, capsys)
     served = []
     monkeypatch.setattr(uvicorn.Server, "run", lambda self, *args, **kwargs: served.append(self.config.app.state.table))
     monkeypatch.setattr(serve, "_announce", lambda *args: None)
+    monkeypatch.setattr(os, "cpu_count", lambda: cpus)
     base = ["serve", "--memory", "--no-browser", "--port", "0"]
-    assert main(base) == 0 and served[-1].drawer is None   # by default the server draws
-    assert main([*base, "--draw-processes", "1"]) == 0
-    assert isinstance(served[-1].drawer, Drawer) and served[-1].drawer.processes == 1
-    assert served[-1].drawer.pool is None   # the worker is made when first needed
+    assert main(base) == 0   # by default (auto): one worker if the machine has a second CPU, else none
+    assert (served[-1].drawer is not None) is worker and (served[-1].thinker is not None) is worker
+    if worker:
+        assert isinstance(served[-1].drawer, Drawer) and served[-1].drawer.processes == 1
+        assert served[-1].drawer.pool is None   # the worker is made when first needed
+    assert main([*base, "--draw-processes", "0"]) == 0 and served[-1].drawer is None   # the server draws
+    assert main([*base, "--draw-processes", "2"]) == 0 and served[-1].drawer.processes == 2
     assert main([*base, "--draw-processes", "-1"]) == 2 and "0 or more" in capsys.readouterr().err
+    assert main([*base, "--draw-processes", "many"]) == 2 and "0 or more" in capsys.readouterr().err
