@@ -22,8 +22,8 @@ pages ask for pictures as patches (``?patch=1``), as the table's own page does. 
 time, and its resident memory (RSS): started, once the games are created, at the end of
 play, and after the pages have closed and the games have left memory (CPU and RSS with the
 server's worker processes, if it has any: ``--draw-processes N`` has N draw the pictures'
-bodies, ``speciation/table/drawer.py``, and make the agents' choices, ``thinker.py``, unless
-``--think-here``; by default none, where ``speciation serve`` has one on a machine with 2 CPUs). A run names the machine's load
+bodies, ``speciation/table/drawer.py``, ``--agent-processes N`` N others make the agents'
+choices, ``thinker.py``; by default none, where ``speciation serve`` draws in one on a machine with 2 CPUs). A run names the machine's load
 average: the server shares its CPUs with the client and whatever else runs. Not a test
 (speed targets live here, not in timed tests): the behaviour under abuse is tested in
 ``tests/tools/test_table_load.py``, and measured here: ``--flood N`` adds N pages, each
@@ -60,11 +60,11 @@ GOAL_P99 = 0.150   # seconds (issue 21)
 
 # ---- the server ------------------------------------------------------------------------------------
 
-def serve(port: int, evict: float, draw_processes: int = 0, think_here: bool = False, think_apart: bool = False) -> None:
+def serve(port: int, evict: float, draw_processes: int = 0, agent_processes: int = 0) -> None:
     """The table's app under uvicorn on *port*; games leave memory *evict* seconds after their
     last page closed (finished or not: the hook stands for the store); pictures' bodies drawn
-    and the agents' choices made in *draw_processes* worker processes (0: in the server's;
-    *think_here*: the agents' in the server's all the same)."""
+    in *draw_processes* worker processes, the agents' choices made in *agent_processes* others
+    (0: in the server's)."""
     import uvicorn
 
     from speciation.commands.serve import WS_MAX_SIZE
@@ -80,13 +80,12 @@ def serve(port: int, evict: float, draw_processes: int = 0, think_here: bool = F
         print(f"evicted {ident}", flush=True)
 
     profile = os.environ.get("BENCH_PROFILE")  # a file: the server's cProfile, written when it stops
-    if draw_processes:
+    if draw_processes or agent_processes:
         from speciation.table.drawer import Drawer
-        limits["drawer"] = Drawer(draw_processes)
-        if think_here:
-            limits["think_here"] = True
-        if think_apart:
-            limits["thinking"] = Drawer(1)
+        if draw_processes:
+            limits["drawer"] = Drawer(draw_processes)
+        if agent_processes:
+            limits["thinking"] = Drawer(agent_processes)
     table = Table(agent_delay=0.0, eviction=Eviction(finished_after=evict, abandoned_after=evict,
                                                      replay_after=evict, interval=1.0, hook=kept), **limits)
     config = uvicorn.Config(create_app(table), host="127.0.0.1", port=port, log_level="warning",
@@ -323,24 +322,21 @@ def main() -> int:
     parser.add_argument("--silent", type=int, default=0,
                         help="pages that never read, each watching one of the games played")
     parser.add_argument("--draw-processes", type=int, default=0,
-                        help="pictures' bodies drawn and agents' choices made in this many worker processes "
-                             "(default 0: in the server's own; speciation serve's default is auto: 1 where the "
-                             "machine has 2 CPUs; table/drawer.py, table/thinker.py)")
-    parser.add_argument("--think-here", action="store_true",
-                        help="with --draw-processes, the agents think in the server all the same")
-    parser.add_argument("--think-apart", action="store_true",
-                        help="with --draw-processes, the agents think in a worker process of their own")
+                        help="pictures' bodies drawn in this many worker processes (default 0: in the server's "
+                             "own; speciation serve's default is auto: 1 where the machine has 2 CPUs; table/drawer.py)")
+    parser.add_argument("--agent-processes", type=int, default=0,
+                        help="the agents' choices made in this many worker processes of their own (default 0: in "
+                             "the server, as speciation serve; table/thinker.py)")
     parser.add_argument("--json", metavar="FILE", help="write the figures as JSON")
     parser.add_argument("--serve", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
-        serve(args.serve, args.evict, args.draw_processes, args.think_here, args.think_apart)
+        serve(args.serve, args.evict, args.draw_processes, args.agent_processes)
         return 0
     port = free_port()
     server = subprocess.Popen([sys.executable, "-P", __file__, "--serve", str(port), "--evict", str(args.evict)]
                               + (["--draw-processes", str(args.draw_processes)] if args.draw_processes else [])
-                              + (["--think-here"] if args.think_here else [])
-                              + (["--think-apart"] if args.think_apart else []),
+                              + (["--agent-processes", str(args.agent_processes)] if args.agent_processes else []),
                               stdout=subprocess.PIPE, text=True, cwd=Path(__file__).resolve().parents[1],
                               env={**os.environ, "PYTHONUNBUFFERED": "1"})
     base = f"http://127.0.0.1:{port}"
@@ -382,7 +378,7 @@ def main() -> int:
     pages = args.games * (seats.count("human") + args.spectators)
     result = {
         "games": args.games, "rounds": args.rounds, "seats": args.seats, "spectators": args.spectators,
-        "pages": pages, "seconds": round(elapsed, 1), "think": args.think, "draw_processes": args.draw_processes, "think_here": args.think_here,
+        "pages": pages, "seconds": round(elapsed, 1), "think": args.think, "draw_processes": args.draw_processes, "agent_processes": args.agent_processes,
         "moves": len(trips), "moves_per_second": round(len(trips) / elapsed, 1),
         "server_cpu_s": round(cpu_used, 1), "server_cpu_ms_per_move": round(1000 * cpu_used / max(1, len(trips)), 1),
         "round_trip_ms": {name: round(1000 * percentile(trips, q), 1)
@@ -403,7 +399,7 @@ def main() -> int:
     print(f"{args.games} games ({args.seats}, {args.spectators} spectator), {pages} pages, {elapsed:.0f} s, "
           f"think {args.think} s: {len(trips)} person moves ({result['moves_per_second']}/s)"
           + (f", pictures' bodies drawn in {args.draw_processes} worker process(es)" if args.draw_processes else "")
-          + (", agents' choices made there" if args.draw_processes and not args.think_here else ""))
+          + (f", agents' choices made in {args.agent_processes} worker process(es)" if args.agent_processes else ""))
     print(f"server CPU (its workers' included): {cpu_used:.1f} s while playing, {result['server_cpu_ms_per_move']} ms a person move "
           "(with the agents' moves that follow it and every page's screens)")
     print(f"move round trip: p50 {trip['p50']} ms, p95 {trip['p95']} ms, p99 {trip['p99']} ms, max {trip['max']} ms "

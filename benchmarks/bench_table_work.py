@@ -2,7 +2,7 @@
 
     python -P benchmarks/bench_table_work.py        # with each tree's interpreter, alternated
     python -P benchmarks/bench_table_work.py --draw-processes 1
-    python -P benchmarks/bench_table_work.py --draw-processes 1 --think-here
+    python -P benchmarks/bench_table_work.py --draw-processes 1 --agent-processes 1
 
 Plays two original games (seats human, human, greedy; seeds 1 and 2; to their 160th decision
 or their end): each person's move a seeded random option through ``TableGame.choose`` (its undo
@@ -16,8 +16,8 @@ the same digests: the same games, and the pages sent the same). The CPU figure i
 ``bench_table_load.py``'s "server CPU a move" is made of, without the event loop, the
 websocket and the load that bend that one; not a test. With ``--draw-processes N`` the
 pictures' bodies are drawn in N worker processes (``speciation/table/drawer.py``, loaded
-before the clock starts) and the agents think there (``speciation/table/thinker.py``; not with
-``--think-here``): the CPU of this process and the workers' are printed apart.
+before the clock starts); with ``--agent-processes N`` the agents think in N of their own
+(``speciation/table/thinker.py``): the CPU of this process and the workers' are printed apart.
 """
 from __future__ import annotations
 
@@ -35,27 +35,29 @@ from speciation.table.session import TableGame
 
 def workers_cpu(table: Table) -> float:
     """The CPU time the table's drawing workers have used so far (0 without any)."""
-    pool = table.drawer.pool if table.drawer is not None else None
     total = 0.0
-    for process in (pool._processes or {}).values() if pool is not None else ():
-        with open(f"/proc/{process.pid}/stat") as stat:
-            fields = stat.read().rsplit(")", 1)[1].split()
-        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    for drawer in (table.drawer, getattr(table, "thinking", None)):
+        pool = drawer.pool if drawer is not None else None
+        for process in (pool._processes or {}).values() if pool is not None else ():
+            with open(f"/proc/{process.pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     return total
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--draw-processes", type=int, default=0)
-    parser.add_argument("--think-here", action="store_true",
-                        help="with --draw-processes, the agents think in this process all the same")
+    parser.add_argument("--agent-processes", type=int, default=0,
+                        help="the agents think in this many worker processes of their own (default 0: here)")
     args = parser.parse_args()
-    drawer = None
-    if args.draw_processes:
+    drawer = thinking = None
+    if args.draw_processes or args.agent_processes:
         from speciation.table.drawer import Drawer
-        drawer = Drawer(args.draw_processes)
+        drawer = Drawer(args.draw_processes) if args.draw_processes else None
+        thinking = Drawer(args.agent_processes) if args.agent_processes else None
     table = Table(agent_delay=0.0, **({"drawer": drawer} if drawer else {}),
-                  **({"think_here": True} if args.think_here else {}))
+                  **({"thinking": thinking} if thinking else {}))
     thinker = getattr(table, "thinker", None)   # (a tree from before thinker.py: the agents think here)
     cpu, moves, sent, digests = 0.0, 0, 0, []
     elsewhere = 0.0
@@ -65,8 +67,8 @@ def main() -> None:
         table.sessions[session.ident] = session
         pages = {seat: Connection(None, patches=True) for seat in (0, 1, None)}  # type: ignore[arg-type]
         rng = random.Random(seed)
-        if drawer is not None:   # the worker loads the rules before the clock starts
-            while not drawer.ready(session.recipe, session.game.ruleset.digest) and not drawer.failed:
+        for pool in (drawer, thinking):   # the workers load the rules before the clock starts
+            while pool is not None and not pool.ready(session.recipe, session.game.ruleset.digest) and not pool.failed:
                 time.sleep(0.1)
         start, there = time.process_time(), workers_cpu(table)
         while not session.game.is_over and session.game.decision_number < 160:
@@ -88,12 +90,13 @@ def main() -> None:
         cpu += time.process_time() - start
         elsewhere += workers_cpu(table) - there
         digests.append(session.game.digest()[:12])
-    if drawer is not None:
-        drawer.close()
+    for pool in (drawer, thinking):
+        if pool is not None:
+            pool.close()
     print(f"{1000 * cpu / moves:.1f} ms of CPU a person move ({cpu:.2f} s, {moves} person moves), "
           f"{sent / moves / 1024:.1f} KiB of JSON sent a person move, digests {' '.join(digests)}, "
           f"sent {texts.hexdigest()[:12]}"
-          + (f"; and {1000 * elsewhere / moves:.1f} ms in the workers" if drawer is not None else "")
+          + (f"; and {1000 * elsewhere / moves:.1f} ms in the workers" if drawer or thinking else "")
           + (f" ({thinker.thought} agents' choices made there)" if thinker is not None else ""))
 
 

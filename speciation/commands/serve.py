@@ -33,9 +33,12 @@ def register(commands) -> None:
     serve.add_argument("--memory", action="store_true",
                        help="keep games in memory only: they end with the server")
     serve.add_argument("--draw-processes", default="auto", metavar="N",
-                       help="draw the pictures and let the agents think in N worker processes instead of the "
-                            "server's own (0: in the server; default auto: 1 where the machine has 2 CPUs or "
-                            "more, else 0): under load a person's move is answered sooner (docs/table.md)")
+                       help="draw the pictures in N worker processes instead of the server's own (0: in the "
+                            "server; default auto: 1 where the machine has 2 CPUs or more, else 0): under load a "
+                            "person's move is answered sooner (docs/table.md)")
+    serve.add_argument("--agent-processes", type=int, default=0, metavar="N",
+                       help="let the agents think in N worker processes of their own (default 0: in the server; "
+                            "the same choices either way; docs/table.md)")
     limits = serve.add_argument_group("limits", "what one address and the server may hold and ask (0: no limit; "
                                                 "docs/security.md)")
     limits.add_argument("--max-pages-per-address", type=int, default=64, metavar="N",
@@ -77,10 +80,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if processes is None:
         print(f"error: --draw-processes takes 0 or more, or auto (not {args.draw_processes[:20]!r})", file=sys.stderr)
         return 2
-    if processes:
-        from ..table.drawer import Drawer
-        drawer = Drawer(processes)
+    if args.agent_processes < 0:
+        print("error: --agent-processes takes 0 or more", file=sys.stderr)
+        return 2
+    from ..table.drawer import Drawer
+    drawer = Drawer(processes) if processes else None
+    thinking = Drawer(args.agent_processes) if args.agent_processes else None
     table = Table(agent_delay=args.agent_delay, rulesets=rulesets, mods=mods, bound=args.host, drawer=drawer,
+                  thinking=thinking,
                   origins={o.rstrip("/").lower() for o in args.origin}, store=store,
                   gate=Gate(Limits(pages_per_address=args.max_pages_per_address, games=args.max_games,
                                    games_per_address=args.max_games_per_address, rate=args.api_rate,

@@ -88,8 +88,7 @@ class Table(Driving, Keeping, Screens):
     screens: dict[str, tuple[tuple, dict]] = field(default_factory=dict)  # game -> (key, seat -> message)
     gate: Gate = field(default_factory=Gate)   # limits per address and per server (limits.py; serve flags)
     drawer: Drawer | None = None   # pictures' bodies drawn in a worker process (drawer.py; None: here)
-    think_here: bool = False       # agents think in the server even with a drawer (else in its worker: thinker.py)
-    thinking: Drawer | None = None  # a worker of their own for the agents' thinking (None: the drawer's)
+    thinking: Drawer | None = None  # a worker process the agents think in (thinker.py; None: in the server)
     _thinker: Thinker | None = field(default=None, init=False, repr=False)   # (driving.py)
 
     def new_id(self) -> str:

@@ -1,6 +1,7 @@
 """Pictures' bodies drawn in a process of its own, off the server's interpreter
 (``Table(drawer=Drawer(1))``; ``speciation serve`` makes one where the machine has a second
-CPU, ``--draw-processes``; the agents think there too: :mod:`.thinker`).
+CPU, ``--draw-processes``; the agents can think in a pool of their own of this kind:
+:mod:`.thinker`).
 
 A table process is bound by its one interpreter (the GIL): every page's screen, every
 move and the event loop take turns in it, and a picture's body (:mod:`..render.shared`,
@@ -50,11 +51,14 @@ def _load(recipe: tuple, digest: str) -> bool:
     return ruleset.digest == digest
 
 
-def _draw(game: str, recipe: tuple, view: dict, seat: int | None, lang: str | None, log: bool) -> Body:
+def _draw(game: str, recipe: tuple, digest: str, view: dict, seat: int | None, lang: str | None, log: bool) -> Body:
     """The body of the picture of *view* (seat *seat*'s, in *lang*), drawn with what the
-    worker keeps of game *game*'s last picture."""
+    worker keeps of game *game*'s last picture (the rules loaded first in a worker of several
+    that has not loaded them yet: the server's check went to one of them)."""
     from ..render.scene import Scene
     from ..render.svg import _body
+    if not _load(recipe, digest):
+        raise RuntimeError("the worker's rules are not the server's")
     drawings = _drawings.pop(game, None) or Drawings()
     _drawings[game] = drawings
     while len(_drawings) > GAMES:
@@ -132,7 +136,7 @@ class Drawer:
             # a body drawn without its log is drawn from the view but for the log (its basis,
             # render/shared.py): the view is sent without it
             state = scene.state if log else {**scene.state, "log": []}
-            future = self._pool().submit(_draw, game, recipe, state, scene.seat, scene.lang, log)
+            future = self._pool().submit(_draw, game, recipe, digest, state, scene.seat, scene.lang, log)
             body = future.result(WAIT)
             self.drawn += 1
             return body

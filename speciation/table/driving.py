@@ -1,5 +1,7 @@
 """The table's agents: the one thread that moves them, for every game, and where they think
-(in the server, or in a worker process: :mod:`.thinker`). Mixed into :class:`.app.Table`.
+(in the server, or in a worker process of their own when the table has one, ``Table(thinking=
+Drawer(1))``, ``speciation serve --agent-processes 1``: :mod:`.thinker`). Mixed into
+:class:`.app.Table`.
 """
 from __future__ import annotations
 
@@ -33,8 +35,7 @@ class Driving:
     pages: dict[str, list]
     drivers: dict[str, asyncio.Task]
     drawer: Drawer | None
-    think_here: bool        # the agents think in the server even with a drawer
-    thinking: Drawer | None  # a worker of their own for the agents' thinking (None: the drawer's)
+    thinking: Drawer | None  # a worker process the agents think in (None: in the server)
     _thinker: Thinker | None  # made when first asked for
     # the table's own (app.Table, persist.Keeping): named here only, so as to shadow none of them
     error: Callable[[Any, str], Awaitable[None]]
@@ -44,8 +45,8 @@ class Driving:
     @property
     def thinker(self) -> Thinker | None:
         """What sends the agents' thinking to a worker process (None: they think here)."""
-        pool = self.thinking or self.drawer
-        if pool is None or self.think_here:
+        pool = self.thinking
+        if pool is None:
             return None
         if self._thinker is None or self._thinker.drawer is not pool:
             self._thinker = Thinker(pool)

@@ -1,12 +1,13 @@
-"""Agents' decisions computed in the drawer's worker process, off the server's interpreter
-(on with the drawer: ``Table(drawer=Drawer(1))``, ``speciation serve`` where there is a CPU
-for it; ``Table(think_here=True)`` keeps them in the server).
+"""Agents' decisions computed in a worker process, off the server's interpreter (opt-in:
+``Table(thinking=Drawer(1))``, ``speciation serve --agent-processes 1``; by default the agents
+think in the server: measured on 2 CPUs, a worker gained the acting page nothing and made the
+other pages wait, docs/table.md).
 
 At the table an agent used to think in the server's ``AGENTS`` thread: its search (greedy's
 lookahead, MCTS's iterations) took its turns of the one interpreter with every page's screen
-and every person's move. A :class:`Thinker` sends the search to the worker process the
-:class:`.drawer.Drawer` draws pictures in (its pool, and its rules loaded by name and checked
-by digest: :func:`.drawer._load`), and applies the choice it sends back in the server, to the
+and every person's move. A :class:`Thinker` sends the search to a worker process of a
+:class:`.drawer.Drawer` (its pool, and its rules loaded by name and checked by digest:
+:func:`.drawer._load`), and applies the choice it sends back in the server, to the
 decision it answered (by its id).
 
 **What the worker is sent**: what the seat may believe, not the game. The server deals the

@@ -54,7 +54,7 @@ def test_every_screen_is_the_one_drawn_here_and_the_worker_sees_only_each_pages_
     sent = []   # (seat, the state the worker was sent)
     submit = drawer.pool.submit
     monkeypatch.setattr(drawer.pool, "submit", lambda function, *args: (
-        sent.append((args[3], args[2])) if function is _draw else None, submit(function, *args))[1])
+        sent.append((args[4], args[3])) if function is _draw else None, submit(function, *args))[1])
     pick, before = random.Random(5), drawer.drawn
     for _ in range(25):
         for seat in [*range(players), None]:
@@ -73,6 +73,19 @@ def test_every_screen_is_the_one_drawn_here_and_the_worker_sees_only_each_pages_
         for session in games:
             session.game.apply(session.game.legal_actions()[index])
     assert drawer.drawn > before and not drawer.failed
+
+
+def test_a_worker_of_several_that_has_not_loaded_the_rules_loads_them_to_draw(monkeypatch):
+    # the server checks the rules in one worker process (Drawer.ready); another of the pool
+    # is sent a body to draw all the same: it loads them first, and refuses other rules
+    from speciation.table import drawer as module
+    monkeypatch.setattr(module, "_rulesets", {})   # (this process stands for the worker that has none)
+    session = TableGame.new("fresh", "original", 3, ["human"] * 3, seed=2)
+    game = session.game
+    body = _draw("fresh", session.recipe, game.ruleset.digest, {**game.view(0), "log": []}, 0, None, False)
+    assert body is not None and module._rulesets[session.recipe].digest == game.ruleset.digest
+    with pytest.raises(RuntimeError, match="not the server's"):
+        _draw("fresh", session.recipe, "another digest", {**game.view(0), "log": []}, 0, None, False)
 
 
 def test_rules_the_worker_cannot_load_by_name_are_drawn_here(drawer, tmp_path):
@@ -121,7 +134,7 @@ def test_speciation_serve_draws_in_a_worker_where_there_is_a_cpu_for_it(monkeypa
     monkeypatch.setattr(os, "cpu_count", lambda: cpus)
     base = ["serve", "--memory", "--no-browser", "--port", "0"]
     assert main(base) == 0   # by default (auto): one worker if the machine has a second CPU, else none
-    assert (served[-1].drawer is not None) is worker and (served[-1].thinker is not None) is worker
+    assert (served[-1].drawer is not None) is worker and served[-1].thinker is None   # the agents: in the server
     if worker:
         assert isinstance(served[-1].drawer, Drawer) and served[-1].drawer.processes == 1
         assert served[-1].drawer.pool is None   # the worker is made when first needed
@@ -129,3 +142,6 @@ def test_speciation_serve_draws_in_a_worker_where_there_is_a_cpu_for_it(monkeypa
     assert main([*base, "--draw-processes", "2"]) == 0 and served[-1].drawer.processes == 2
     assert main([*base, "--draw-processes", "-1"]) == 2 and "0 or more" in capsys.readouterr().err
     assert main([*base, "--draw-processes", "many"]) == 2 and "0 or more" in capsys.readouterr().err
+    assert main([*base, "--agent-processes", "1"]) == 0 and served[-1].thinker.drawer is served[-1].thinking
+    assert served[-1].thinking is not served[-1].drawer and served[-1].thinking.processes == 1
+    assert main([*base, "--agent-processes", "-1"]) == 2 and "0 or more" in capsys.readouterr().err

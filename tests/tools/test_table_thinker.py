@@ -1,4 +1,4 @@
-"""Agents' decisions computed in the drawer's worker process (speciation/table/thinker.py): a
+"""Agents' decisions computed in a worker process (speciation/table/thinker.py): a
 game played with the worker ends as the same game played without it (the same choices, the
 agents' generators drawn alike); the worker is sent what the seat may believe, the same
 whatever lies where the seat cannot see; the agents think here where the worker cannot."""
@@ -132,7 +132,7 @@ def test_a_worker_that_dies_leaves_the_agents_to_the_server():
     drawer = Drawer(1)
     try:
         session = TableGame.new("killed", "original", 3, ["human", "greedy", "greedy"], seed=4)
-        table = Table(agent_delay=0.0, drawer=drawer)
+        table = Table(agent_delay=0.0, thinking=drawer)
         ready(drawer, session)
         for process in list(drawer.pool._processes.values()):
             os.kill(process.pid, signal.SIGKILL)
@@ -140,7 +140,7 @@ def test_a_worker_that_dies_leaves_the_agents_to_the_server():
         alone = played(TableGame.new("alone", "original", 3, ["human", "greedy", "greedy"], seed=4), None, 4, 40)
         played(session, table.thinker, 4, 40)
         assert drawer.failed and session.game.digest() == alone.game.digest()
-        assert Table(agent_delay=0.0, drawer=drawer, think_here=True).thinker is None
+        assert Table(agent_delay=0.0, drawer=drawer).thinker is None   # the drawing worker is not the agents'
         apart = Drawer(1)   # a worker of their own for the agents (made when first needed)
         assert Table(agent_delay=0.0, drawer=drawer, thinking=apart).thinker.drawer is apart
         assert Table(agent_delay=0.0).thinker is None
