@@ -76,16 +76,17 @@ class Offer:
 
 class _Offered(Action):
     """An action made by ``legal_actions`` (cheaper to make: one shared offer, and its value
-    copied from the decision's options only when first read). It knows its option's index,
-    so that ``apply`` of it at its own decision needs no search."""
+    copied from the decision's options only when first read). It knows its option's index
+    (None: the pass, whose value is None and label :data:`PASS_LABEL`), so that ``apply`` of
+    it at its own decision needs no search."""
 
     __slots__ = ("_raw", "_index")
 
-    def __init__(self, raw: Any, offer: tuple, index: int):
+    def __init__(self, raw: Any, offer: tuple, index: int | None, label: str | None = None):
         self._raw = raw  # the option as the pending decision holds it (_COPIED once copied)
-        self._label = None
+        self._label = label
         self._offer = offer
-        self._index = index
+        self._index = index  # None: the pass (its value None, its label PASS_LABEL)
 
     @property
     def value(self) -> Any:
@@ -145,13 +146,13 @@ class LegalActions(Sequence):
         options = self._options
         if index < len(options):
             return _Offered(options[index], self._offer, index)
-        return Action(None, PASS_LABEL, None, self._offer[1])
+        return _Offered(None, self._offer, None, PASS_LABEL)
 
     def __iter__(self):
         options = self._options
         yield from map(_Offered, options, repeat(self._offer), range(len(options)))
         if self._count > len(options):
-            yield Action(None, PASS_LABEL, None, self._offer[1])
+            yield _Offered(None, self._offer, None, PASS_LABEL)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, (list, tuple, LegalActions)):

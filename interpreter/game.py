@@ -282,7 +282,7 @@ class Game:
         offer = self._offer
         if action.__class__ is _Offered and offer is not None and action._offer is offer and offer.pending is pending \
                 and action._raw is not _COPIED and decision is None:
-            index: int | None = action._index  # offered for this very decision, its value unread: no search
+            index: int | None = action._index  # offered for this very decision, its value unread: no search (None: the pass)
         else:
             if decision is not None and decision != self.decision_id:
                 pending = self._named(decision, pending)
@@ -316,7 +316,8 @@ class Game:
                 with fibers.inside(self._machine, self.state["stack"][-1][2][fiber[0]]):
                     _pending.log_choice(self, pending, value)
         if self._history is not None:
-            self._history["decisions"].append([pending["actor"], value if value.__class__ is str else _copy(value)])
+            self._history["decisions"].append([pending["actor"], value if value.__class__ is str or value is None
+                                               else _copy(value)])
         self.decision_number += 1
         if fiber is None:
             self._machine.resolve(value)

@@ -44,13 +44,13 @@ def forget(memo: dict, names: frozenset) -> None:
             memo.pop(name, None)
 
 
-def forget_keyed(memo: dict, names: frozenset, keyed: frozenset, entity) -> None:
+def forget_keyed(memo: dict, names: frozenset, keyed: frozenset, entity, held: bool) -> None:
     """As :func:`forget`, after a statement that wrote attributes of *entity* only: of the
-    names in *keyed* (``keyed_writes`` in invalidation.py) only what concerns that entity is
-    forgotten. A rule function's table is replaced by a copy without the entity's value (a
-    new table, as a forgotten one would be: a trial, which tells what an action made stale
-    by the tables it finds replaced, and a shared or restored table stay as they were); a state
-    check remembered to hold for no item is to test that item again (decisions.py)."""
+    names in *keyed* (``keyed_writes`` in invalidation.py) only that entity's value is
+    forgotten, from the table itself, or, while a trial *held* the tables too, from a copy
+    that replaces it (as a forgotten one would be: the trial tells what an action made stale
+    by the tables it finds replaced, and its own stay as they were); a state check remembered
+    to hold for no item is to test that item again (decisions.py)."""
     if entity.__class__ is not str:
         forget(memo, names)
         return
@@ -64,9 +64,9 @@ def forget_keyed(memo: dict, names: frozenset, keyed: frozenset, entity) -> None
         if table is None:
             continue
         if table.__class__ is dict:
-            table = table.copy()
+            if held:
+                table = memo[name] = table.copy()
             table.pop(entity, None)
-            memo[name] = table
         elif table is True:
             memo[name] = frozenset((entity,))
         elif table.__class__ is frozenset:
@@ -108,7 +108,7 @@ class Machine(Steps):
     """Runs rules against one game state; also the ``rt`` every closure receives."""
 
     __slots__ = ("ruleset", "state", "ent", "nodes", "memo", "static_memo", "names", "phrases", "keep_log",
-                 "limits", "meter", "log_chars", "chance_source", "on_settled")
+                 "limits", "meter", "log_chars", "chance_source", "on_settled", "held")
 
     def __init__(self, ruleset, state: dict):
         self.ruleset = ruleset
@@ -116,6 +116,7 @@ class Machine(Steps):
         self.ent = state["ent"]
         self.nodes = ruleset.nodes
         self.memo: dict = {}  # rule-function results by name, until a statement makes them stale
+        self.held = False  # True once a trial holds the memo's tables too (forget_keyed replaces them)
         self.static_memo: dict = {}  # results of static functions, valid all game
         self.names: dict[str, str] = {}  # display names in the chosen language
         self.phrases: dict[str, str] = {}  # the rule files' sentences in the chosen language

@@ -64,8 +64,10 @@ class SimpleWriter(ExpressionWriter):
         kept = self.tmp()
         if tree.data in ("comprehension", "list_lit"):  # check_value's own test for a list, first
             self.emit(f"{kept} = {value} if len({value}) <= lim.sequence else _check(lim, {value})")
-        elif value.lstrip("-").isdigit():  # a literal number
-            self.emit(f"{kept} = _keep(lim, {value})")
+        elif value.lstrip("-").isdigit():  # a literal number: keep's own test for a small one, made here
+            small = -SMALL < int(value) < SMALL
+            self.emit(f"{kept} = {value} if lim.number_digits > 6 else _keep(lim, {value})" if small
+                      else f"{kept} = _keep(lim, {value})")
         else:  # keep's own tests for a short text (the commonest: an entity, a word) and a small number, first
             self.emit(f"{kept} = {value} if {value}.__class__ is str and len({value}) <= lim.text or "
                       f"{value}.__class__ is int and {-SMALL} < {value} < {SMALL} and lim.number_digits > 6 "

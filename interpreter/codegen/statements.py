@@ -174,7 +174,7 @@ class StatementWriter(SimpleWriter):
                 if entity is None:
                     self.emit(f"    _forget(memo, S[{k}].invalidates)")
                 else:  # only that entity's values, for what reads only the written entity's attributes
-                    self.emit(f"    _forget_keyed(memo, S[{k}].invalidates, {keyed}, {entity})")
+                    self.emit(f"    _forget_keyed(memo, S[{k}].invalidates, {keyed}, {entity}, rt.held)")
         elif type(stmt) is g.If:
             self.branches(stmt, self.nested)
         elif type(stmt) is g.For:
