@@ -306,8 +306,7 @@ class Game:
                     f"{self._machine.label(action)!r} is not a legal choice for "
                     f"'{pending['prompt'] or pending['var']}' now; legal: {shown}")
         value = pending["options"][index] if index is not None else None
-        if value.__class__ is not str and value is not None:  # (a text or none is its own copy)
-            value = _copy(value)
+        value = value if value.__class__ is str or value is None else _copy(value)  # (a text or none: its own copy)
         fiber = pending.get("fiber")
         if self._machine.keep_log:
             if fiber is None:
@@ -316,8 +315,8 @@ class Game:
                 with fibers.inside(self._machine, self.state["stack"][-1][2][fiber[0]]):
                     _pending.log_choice(self, pending, value)
         if self._history is not None:
-            self._history["decisions"].append([pending["actor"], value if value.__class__ is str or value is None
-                                               else _copy(value)])
+            kept = value if value.__class__ is str or value is None else _copy(value)
+            self._history["decisions"].append([pending["actor"], kept])
         self.decision_number += 1
         if fiber is None:
             self._machine.resolve(value)
