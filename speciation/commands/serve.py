@@ -36,9 +36,10 @@ def register(commands) -> None:
                        help="draw the pictures in N worker processes instead of the server's own (0: in the "
                             "server; default auto: 1 where the machine has 2 CPUs or more, else 0): under load a "
                             "person's move is answered sooner (docs/table.md)")
-    serve.add_argument("--agent-processes", type=int, default=0, metavar="N",
-                       help="let the agents think in N worker processes of their own (default 0: in the server; "
-                            "the same choices either way; docs/table.md)")
+    serve.add_argument("--agent-processes", default="auto", metavar="N",
+                       help="let the agents think in N worker processes of their own (0: in the server; default "
+                            "auto: 1 where the machine has 2 CPUs or more, else 0; the same choices either way; "
+                            "docs/table.md)")
     limits = serve.add_argument_group("limits", "what one address and the server may hold and ask (0: no limit; "
                                                 "docs/security.md)")
     limits.add_argument("--max-pages-per-address", type=int, default=64, metavar="N",
@@ -76,16 +77,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"error: cannot open the games' database: {exc}", file=sys.stderr)
         return 2
     drawer = None
-    processes = draw_processes(args.draw_processes)
-    if processes is None:
-        print(f"error: --draw-processes takes 0 or more, or auto (not {args.draw_processes[:20]!r})", file=sys.stderr)
-        return 2
-    if args.agent_processes < 0:
-        print("error: --agent-processes takes 0 or more", file=sys.stderr)
-        return 2
+    processes, agents = worker_processes(args.draw_processes), worker_processes(args.agent_processes)
+    for flag, text, count in (("--draw-processes", args.draw_processes, processes),
+                              ("--agent-processes", args.agent_processes, agents)):
+        if count is None:
+            print(f"error: {flag} takes 0 or more, or auto (not {text[:20]!r})", file=sys.stderr)
+            return 2
     from ..table.drawer import Drawer
     drawer = Drawer(processes) if processes else None
-    thinking = Drawer(args.agent_processes) if args.agent_processes else None
+    thinking = Drawer(agents) if agents else None
     table = Table(agent_delay=args.agent_delay, rulesets=rulesets, mods=mods, bound=args.host, drawer=drawer,
                   thinking=thinking,
                   origins={o.rstrip("/").lower() for o in args.origin}, store=store,
@@ -100,9 +100,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def draw_processes(text: str) -> int | None:
-    """The worker processes ``--draw-processes`` asks for (None: not a count): ``auto`` is
-    1 where the machine has a CPU for it besides the server's (2 or more), else 0."""
+def worker_processes(text: str) -> int | None:
+    """The worker processes ``--draw-processes`` or ``--agent-processes`` asks for (None: not
+    a count): ``auto`` is 1 where the machine has a CPU for it besides the server's (2 or
+    more), else 0."""
     if text.strip().lower() == "auto":
         return 1 if (os.cpu_count() or 1) >= 2 else 0
     try:

@@ -1,6 +1,6 @@
 """The table's agents: the one thread that moves them, for every game, and where they think
 (in the server, or in a worker process of their own when the table has one, ``Table(thinking=
-Drawer(1))``, ``speciation serve --agent-processes 1``: :mod:`.thinker`). Mixed into
+Drawer(1))``, ``speciation serve --agent-processes``: :mod:`.thinker`). Mixed into
 :class:`.app.Table`.
 """
 from __future__ import annotations

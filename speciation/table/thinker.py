@@ -1,7 +1,7 @@
-"""Agents' decisions computed in a worker process, off the server's interpreter (opt-in:
-``Table(thinking=Drawer(1))``, ``speciation serve --agent-processes 1``; by default the agents
-think in the server: measured on 2 CPUs, a worker gained the acting page nothing and made the
-other pages wait, docs/table.md).
+"""Agents' decisions computed in a worker process of their own, off the server's interpreter
+(``Table(thinking=Drawer(1))``; ``speciation serve`` makes one where the machine has a second
+CPU, ``--agent-processes``; never the drawing worker, where the pictures waited behind the
+searches: docs/table.md).
 
 At the table an agent used to think in the server's ``AGENTS`` thread: its search (greedy's
 lookahead, MCTS's iterations) took its turns of the one interpreter with every page's screen

@@ -134,7 +134,9 @@ def test_speciation_serve_draws_in_a_worker_where_there_is_a_cpu_for_it(monkeypa
     monkeypatch.setattr(os, "cpu_count", lambda: cpus)
     base = ["serve", "--memory", "--no-browser", "--port", "0"]
     assert main(base) == 0   # by default (auto): one worker if the machine has a second CPU, else none
-    assert (served[-1].drawer is not None) is worker and served[-1].thinker is None   # the agents: in the server
+    assert (served[-1].drawer is not None) is worker and (served[-1].thinker is not None) is worker
+    if worker:   # the agents think in a worker of their own, never the drawing worker
+        assert served[-1].thinking is not served[-1].drawer and served[-1].thinking.processes == 1
     if worker:
         assert isinstance(served[-1].drawer, Drawer) and served[-1].drawer.processes == 1
         assert served[-1].drawer.pool is None   # the worker is made when first needed
@@ -142,6 +144,7 @@ def test_speciation_serve_draws_in_a_worker_where_there_is_a_cpu_for_it(monkeypa
     assert main([*base, "--draw-processes", "2"]) == 0 and served[-1].drawer.processes == 2
     assert main([*base, "--draw-processes", "-1"]) == 2 and "0 or more" in capsys.readouterr().err
     assert main([*base, "--draw-processes", "many"]) == 2 and "0 or more" in capsys.readouterr().err
-    assert main([*base, "--agent-processes", "1"]) == 0 and served[-1].thinker.drawer is served[-1].thinking
-    assert served[-1].thinking is not served[-1].drawer and served[-1].thinking.processes == 1
+    assert main([*base, "--agent-processes", "0"]) == 0 and served[-1].thinker is None   # the agents: in the server
+    assert main([*base, "--agent-processes", "2"]) == 0 and served[-1].thinker.drawer is served[-1].thinking
+    assert served[-1].thinking.processes == 2
     assert main([*base, "--agent-processes", "-1"]) == 2 and "0 or more" in capsys.readouterr().err
