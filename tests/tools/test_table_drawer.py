@@ -8,7 +8,6 @@ import os
 import random
 import signal
 import re
-import time
 from pathlib import Path
 
 import pytest
@@ -17,6 +16,7 @@ from speciation.interpreter.views import public_view
 from speciation.table.app import Table
 from speciation.table.drawer import Drawer, _draw
 from speciation.table.session import TableGame
+from support.workers import ready
 
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,13 +29,6 @@ def drawer():
     made = Drawer(1)
     yield made
     made.close()
-
-
-def ready(drawer: Drawer, session: TableGame) -> None:
-    deadline = time.monotonic() + 120
-    while not drawer.ready(session.recipe, session.game.ruleset.digest):
-        assert not drawer.failed and time.monotonic() < deadline, "the worker did not load the rules"
-        time.sleep(0.1)
 
 
 def text(message: dict) -> str:

@@ -8,7 +8,6 @@ import marshal
 import os
 import random
 import signal
-import time
 
 import pytest
 
@@ -19,6 +18,7 @@ from speciation.table.app import Table
 from speciation.table.drawer import Drawer
 from speciation.table.session import TableGame
 from speciation.table.thinker import Thinker, _think, resampled_alike
+from support.workers import ready
 
 
 @pytest.fixture(scope="module")
@@ -26,13 +26,6 @@ def drawer():
     made = Drawer(1)
     yield made
     made.close()
-
-
-def ready(drawer: Drawer, session: TableGame) -> None:
-    deadline = time.monotonic() + 120
-    while not drawer.ready(session.recipe, session.game.ruleset.digest):
-        assert not drawer.failed and time.monotonic() < deadline, "the worker did not load the rules"
-        time.sleep(0.1)
 
 
 def played(session: TableGame, thinker: Thinker | None, seed: int, decisions: int) -> TableGame:
