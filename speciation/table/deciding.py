@@ -13,7 +13,6 @@ from typing import Any
 from ..agents.base import SeatView
 from ..dsl.errors import IllegalActionError
 from ..interpreter.game import Game
-from ..play import play
 
 
 def decisions_of(game: Game) -> list:
@@ -66,25 +65,17 @@ def _in_part(decision: Any) -> bool:
 
 
 def play_seat(game: Game, agents: Any, seat: int) -> None:
-    """Let *seat*'s agent make its pending decision: through the one play loop when it is
-    the only one deciding, else through its seat's view, applied to its own decision by id
-    (the others' decisions stay pending)."""
-    pending = decisions_of(game)
-    if len(pending) == 1 and pending[0].player == seat:
-        play(game, agents, decisions=1)
-        return
-    decision = decision_of(game, seat)
-    if decision is None:
-        raise IllegalActionError(f"seat {seat + 1} has no decision pending")
-    game.apply(agents[seat].choose(SeatView(game, seat)), decision=decision.id)
+    """Let *seat*'s agent make its pending decision, through its seat's view."""
+    apply_choice(game, seat, agents[seat].choose(SeatView(game, seat)))
 
 
 def apply_choice(game: Game, seat: int, action: Any) -> None:
-    """Apply *action*, one of *seat*'s legal actions chosen by its agent elsewhere (a worker
-    process: thinker.py), as :func:`play_seat` applies its agent's choice."""
+    """Apply *action*, one of *seat*'s legal actions chosen by its agent (here, or in a worker
+    process: thinker.py): as the play loop applies it when the seat is the only one deciding,
+    else to the seat's own decision by id (the others' decisions stay pending)."""
     pending = decisions_of(game)
     if len(pending) == 1 and pending[0].player == seat:
-        game.apply(action)   # as the play loop applies it
+        game.apply(action)
         return
     decision = decision_of(game, seat)
     if decision is None:
