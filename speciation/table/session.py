@@ -216,7 +216,7 @@ class TableGame:
                 index, shown, thought = answer
                 actions = SeatView(self.game, seat).legal_actions()
                 if 0 <= index < len(actions) and repr(actions[index].value) == shown:
-                    self._agent_applies(seat, actions[index])
+                    self._agent_plays(seat, actions[index])
                     self.agents[seat] = thought   # its generator drawn as the choice drew it
                     thinker.thought += 1
                     return True
@@ -227,17 +227,14 @@ class TableGame:
             self._agent_plays(seat)
             return True
 
-    def _agent_plays(self, seat: int) -> None:
+    def _agent_plays(self, seat: int, action: Any = None) -> None:
+        """*seat*'s agent makes its decision: *action*, its choice made elsewhere (an Action;
+        None: it chooses here)."""
         try:
-            play_seat(self.game, self.agents, seat)
-        except SpeciationError as error:
-            refused = _refusal(error)
-            raise RuntimeError(f"the agent of seat {seat + 1} chose what the game refused: {refused}") from error
-
-    def _agent_applies(self, seat: int, action: Any) -> None:
-        """Apply *action*, the choice of *seat*'s agent, as ``play_seat`` applies it."""
-        try:
-            apply_choice(self.game, seat, action)
+            if action is None:
+                play_seat(self.game, self.agents, seat)
+            else:
+                apply_choice(self.game, seat, action)
         except SpeciationError as error:
             refused = _refusal(error)
             raise RuntimeError(f"the agent of seat {seat + 1} chose what the game refused: {refused}") from error
