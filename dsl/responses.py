@@ -46,13 +46,24 @@ ASK_HOLD = """\
     if not (p in {held}) or responses_hold_until(p, top):
         if p in {held}:
             remove({held}, p)
+{choose}    if c == HOLD:
+        append({held}, p)
+{line}        c = none
+"""
+# The question itself: with ask_all the hold is offered with the options (no name bound for
+# them); without, a seat with nothing to play is not offered the hold either.
+CHOOSE_ALL = """\
+        may choose c from responses_options(p, top) + [HOLD] by p prompt responses_prompt(p, top) always
+"""
+CHOOSE_SOME = """\
         let offered = responses_options(p, top)
-        may choose c from offered + ([HOLD]{when}) by p prompt responses_prompt(p, top){always}
-        if c == HOLD:
-            append({held}, p)
-{line}            c = none
+        may choose c from offered + ([HOLD] if len(offered) > 0 else []) by p prompt responses_prompt(p, top)
 """
 
+# One round of the loop is one seat's turn to answer. A response sets passes back to 0, so
+# only a pass can complete a round of passes: the test after it needs no branch of its own
+# (and the common path, a pass that leads to the next question, runs no block but the
+# loop's body and the question's).
 WINDOW = """\
 let base = len({stack})
 let seats = responses_order(subject)
@@ -68,14 +79,14 @@ while len(seats) > 0:
         passes = 0
     else:
         passes += 1
-        if passes >= len(seats):
-            if len({stack}) <= base:
-                break
-            let entry = {stack}[len({stack}) - 1]
-            {stack} = [{stack}[k] for k in range(0, len({stack}) - 1)]
-            responses_resolve(entry[0], entry[1], entry[2])
-            passes = 0
-            i = 0
+    if passes >= len(seats):
+        if len({stack}) <= base:
+            break
+        let entry = {stack}[len({stack}) - 1]
+        {stack} = [{stack}[k] for k in range(0, len({stack}) - 1)]
+        responses_resolve(entry[0], entry[1], entry[2])
+        passes = 0
+        i = 0
 """
 
 
@@ -94,7 +105,7 @@ def _hold(defs: Any, hold: Node, pieces: list, always: str) -> str | None:
     line = ""
     if "log" in hold:   # the choice's own line (every seat reads it) says it already; this adds the rules' words
         pieces.append(("functions", "responses_hold_line", ["p"], hold["log"], hold.where("log")))
-        line = "            log(responses_hold_line(p))\n"
+        line = "        log(responses_hold_line(p))\n"
     for event in hold.get("ends", []):
         match = EVENT.match(str(event))
         if not match:
@@ -105,9 +116,8 @@ def _hold(defs: Any, hold: Node, pieces: list, always: str) -> str | None:
         trigger = load_text(f"before: '{event}'\neffect: |\n  if {seat} in {held}:\n      remove({held}, {seat})\n",
                             hold.where("ends").path)
         defs.add_triggers([trigger], None)
-    # Without ask_all a seat with nothing to play is skipped: it is not offered the hold either.
-    when = "" if always else " if len(offered) > 0 else []"
-    return ASK_HOLD.replace("HOLD", "responses_hold_option").format(held=held, always=always, when=when, line=line)
+    choose = (CHOOSE_ALL if always else CHOOSE_SOME).replace("HOLD", "responses_hold_option")
+    return ASK_HOLD.replace("HOLD", "responses_hold_option").format(held=held, choose=choose, line=line)
 
 
 def add_responses(defs: Any, section: Node) -> None:

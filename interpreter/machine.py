@@ -214,9 +214,9 @@ class Machine(Steps):
                     run = node.runner
                     if run:  # generated code: runs on until a statement needs the machine
                         stmt = node
-                        # A block that ended (False) was not waiting for anything: the
-                        # block below it, if it has a runner, goes on at once.
-                        while not run(self, frame, stack[frame[3]][2]):
+                        # A block that ended (False, or paused at its last statement) waits for
+                        # nothing: the block below it, if it has a runner, goes on at once.
+                        while frame[1] >= len(node.body) or not run(self, frame, stack[frame[3]][2]):
                             stack.pop()
                             if not stack:
                                 break

@@ -164,6 +164,32 @@ def test_choose_protocol(tmp_path):
     assert game.state["steps"] == 3
 
 
+def test_a_choice_ending_a_suite_in_a_loop_resumes_after_the_if(tmp_path):
+    # the suite paused at its last statement: resumed, the loop's body goes on after the
+    # if (then its next round), from a save too
+    body = """
+        let p = first(entities(player))
+        let n = 0
+        while n < 3:
+            n += 1
+            let k = 0
+            if n != 2:
+                log("ask {}", n)
+                choose k from [n, n * 10] by p prompt "pick"
+            log("after {} {}", n, k)
+        log("done {}", n)
+    """
+    moves = [10, 3]
+    whole = play(run(tmp_path / "a", body), moves)
+    assert whole.is_over
+    assert whole.log == ["ask 1", "  Player 1: pick → 10", "after 1 10", "after 2 0", "ask 3",
+                         "  Player 1: pick → 3", "after 3 3", "done 3"]
+    for cut in range(len(moves) + 1):
+        game = play(run(tmp_path / "a", body), moves[:cut])
+        resumed = play(load_save(save_json(game), game.ruleset), moves[cut:])
+        assert resumed.log == whole.log and resumed.digest() == whole.digest(), cut
+
+
 def test_declining_a_may_choice(tmp_path):
     game = play(run(tmp_path, CHOICES), [1, None, 9])
     assert game.log[-1] == "1 none 7 9 none"
