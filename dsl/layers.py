@@ -109,6 +109,10 @@ class Definitions:
     def __init__(self) -> None:
         self.errors: list[RuleError] = []
         self.sources: dict[str, str] = {}
+        # Rule text the engine writes for a section (a responses window, an offer): part of the
+        # rules as compiled, so the ruleset's digest covers it (a save made before the engine
+        # wrote it otherwise is replayed, not resumed on statements that moved).
+        self.generated: list[str] = []
         self.symbols: dict[str, tuple[list[str], Span]] = {}
         self.tables: dict[str, tuple[Any, Span]] = {}
         self.kinds: dict[str, dict[str, Any]] = {k: {} for k in IMPLICIT_KINDS}

@@ -39,6 +39,7 @@ def add_offers(defs: Any, section: Node) -> None:
                section.get("answer", 'format("{} makes you an offer: accept it?", p)'), section.where("answer")),
               ("macros", "offer", ["items", "lo", "hi", "p", "q"],
                OFFER.format(reveal="reveal x to q\n" if section.get("reveal", True) else ""), section.span)]
+    defs.generated.append(pieces[-1][3])
     for table, name, params, text, span in pieces:
         defs.claim(table, name, span)
         getattr(defs, table)[name] = (params, text, span)

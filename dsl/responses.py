@@ -113,8 +113,9 @@ def _hold(defs: Any, hold: Node, pieces: list, always: str) -> str | None:
                                             hold.where("ends")))
             continue
         seat = match.group(2)
-        trigger = load_text(f"before: '{event}'\neffect: |\n  if {seat} in {held}:\n      remove({held}, {seat})\n",
-                            hold.where("ends").path)
+        text = f"before: '{event}'\neffect: |\n  if {seat} in {held}:\n      remove({held}, {seat})\n"
+        defs.generated.append(text)
+        trigger = load_text(text, hold.where("ends").path)
         defs.add_triggers([trigger], None)
     choose = (CHOOSE_ALL if always else CHOOSE_SOME).replace("HOLD", "responses_hold_option")
     return ASK_HOLD.replace("HOLD", "responses_hold_option").format(held=held, choose=choose, line=line)
@@ -142,6 +143,7 @@ def add_responses(defs: Any, section: Node) -> None:
         return
     window = WINDOW.format(stack=stack, ask=ask)
     pieces.append(("macros", "respond_to", ["subject"], window, origin))
+    defs.generated.append(window)
     for table, name, params, text, span in pieces:
         defs.claim(table, name, span)
         getattr(defs, table)[name] = (params, text, span)
@@ -151,5 +153,7 @@ def add_responses(defs: Any, section: Node) -> None:
             defs.errors.append(CompileError(msg("responses: 'at' lists events like 'played(c, p)', not '{event}'", event=event),
                                             section.where("at")))
             continue
-        trigger = load_text(f"on: '{event}'\neffect: respond_to({match.group(2)})\n", origin.path)
+        text = f"on: '{event}'\neffect: respond_to({match.group(2)})\n"
+        defs.generated.append(text)
+        trigger = load_text(text, origin.path)
         defs.add_triggers([trigger], None)

@@ -372,6 +372,9 @@ class RulesetBuilder(Definitions):
         for path in sorted(self.sources):
             h.update(os.path.basename(path).encode())
             h.update(self.sources[path].encode())
+        for text in self.generated:  # (none in most rulesets: their digest is their files')
+            h.update(b"\0generated")
+            h.update(text.encode())
         return h.hexdigest()[:16]
 
 

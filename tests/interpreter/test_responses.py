@@ -143,3 +143,25 @@ def test_a_bad_stack_and_a_clash_are_positioned_errors(tmp_path):
 def test_always_needs_may(tmp_path):
     with pytest.raises(RuleErrors, match="'always' goes with 'may choose'"):
         load(tmp_path, main("choose x from [] by first(entities(player)) always\n"))
+
+
+def test_a_save_made_under_another_window_text_is_replayed_not_refused(tmp_path, monkeypatch):
+    """The window is rule text the engine writes: the ruleset's digest covers it, so a game
+    saved mid-window before that text changed (its statements, so its frames' node ids,
+    moved) is replayed from its decisions, not taken for an edited save."""
+    from speciation.dsl import responses
+    picks = ["alpha", "beta", None, None]
+    current = load(tmp_path / "now", _rules(True))
+    monkeypatch.setattr(responses, "WINDOW", "let unused = 0\n" + responses.WINDOW)
+    older = load(tmp_path / "before", _rules(True))
+    monkeypatch.undo()
+    assert older.digest != current.digest
+    saved = Game.new(older, 3, 0)
+    for v in picks:
+        _pick(saved, v)
+    assert len(saved.state["ent"]["game"]["stack"]) >= 1   # saved with an entry waiting
+    resumed = from_json(to_json(saved), current)
+    expected = Game.new(current, 3, 0)
+    for v in picks:
+        _pick(expected, v)
+    assert resumed.digest() == expected.digest()
