@@ -33,13 +33,13 @@ return y
 
 def add_offers(defs: Any, section: Node) -> None:
     """Define the ``offer`` macro and its prompts in *defs* (a Definitions)."""
+    macro = OFFER.format(reveal="reveal x to q\n" if section.get("reveal", True) else "")
+    defs.generated.append(macro)  # rule text the engine writes: the ruleset's digest covers it
     pieces = [("functions", "offers_prompt", ["p", "q"],
                section.get("prompt", 'format("make {} an offer?", q)'), section.where("prompt")),
               ("functions", "offers_answer", ["p", "q"],
                section.get("answer", 'format("{} makes you an offer: accept it?", p)'), section.where("answer")),
-              ("macros", "offer", ["items", "lo", "hi", "p", "q"],
-               OFFER.format(reveal="reveal x to q\n" if section.get("reveal", True) else ""), section.span)]
-    defs.generated.append(pieces[-1][3])
+              ("macros", "offer", ["items", "lo", "hi", "p", "q"], macro, section.span)]
     for table, name, params, text, span in pieces:
         defs.claim(table, name, span)
         getattr(defs, table)[name] = (params, text, span)
