@@ -21,16 +21,23 @@ from .expressions import ExpressionWriter, attribute_reads
 from .writer import HELPERS, Unsupported, constants, load_function
 
 MEASURE = 2_000  # calls of a rule function measured before deciding whether to remember its values
+EARLY = 250  # calls after which a clear case is decided already (see _decide)
 MIN_HIT_RATE = 0.1  # a function whose values are asked again less often is not remembered
+CLEAR = (0.05, 0.2)  # hit rates outside these are decided after EARLY calls
 
 
 def _decide(function, namespace: dict) -> None:
-    """After MEASURE calls: keep remembering the function's values, or (if they were seldom
-    asked again, and they can change) compute them every time. Only speed depends on it:
-    rule functions are pure. The generated function reads the decision from its globals
+    """After EARLY calls, if the hit rate is clearly below or above MIN_HIT_RATE, else after
+    MEASURE calls: keep remembering the function's values, or (if they were seldom asked
+    again, and they can change) compute them every time. Only speed depends on it: rule
+    functions are pure. The generated function reads the decision from its globals
     (REMEMBER, MEASURING), and its calls and hits so far from STATS (misses, hits)."""
     misses, hits = namespace["STATS"]
-    keep = function.static or hits >= MIN_HIT_RATE * (misses + hits)
+    rate = hits / (misses + hits)
+    if misses + hits < MEASURE and CLEAR[0] <= rate <= CLEAR[1]:  # not clear yet: measured on
+        namespace["UNTIL"] = MEASURE
+        return
+    keep = function.static or rate >= MIN_HIT_RATE
     namespace["REMEMBER"] = keep
     namespace["MEASURING"] = False
     function.remembered = keep
@@ -191,7 +198,7 @@ def generate_function(compiler, function, tree: Tree | None, modifiers: Sequence
                               result=result, modify=modify, **_memo_code(list(names.values())), **depth)
     namespace = dict(HELPERS, **constants(writer), F=function, NAME=function.name,
                      PARAMS=tuple(function.params), MODS=tuple(modifiers), zip=zip,
-                     STATS=[0, 0], UNTIL=MEASURE, _decide=_decide, REMEMBER=True, MEASURING=True,
+                     STATS=[0, 0], UNTIL=EARLY, _decide=_decide, REMEMBER=True, MEASURING=True,
                      _note=note_function, _too_deep=_too_deep, Exception=Exception, _holders=holders)
     namespace["G"] = namespace  # (where _decide writes its decision)
     return load_function(source, f"<rule function {function.name}>", namespace, "fast")
