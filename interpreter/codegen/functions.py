@@ -21,15 +21,25 @@ from .expressions import ExpressionWriter, attribute_reads
 from .writer import HELPERS, Unsupported, constants, load_function
 
 MEASURE = 2_000  # calls of a rule function measured before deciding whether to remember its values
+EARLY = 250  # calls after which a clear case is decided already (see _decide)
 MIN_HIT_RATE = 0.1  # a function whose values are asked again less often is not remembered
+CLEAR = (0.05, 0.2)  # hit rates outside these are decided after EARLY calls
 
 
-def _decide(function, stats: list, remembering, plain) -> None:
-    """After MEASURE calls: keep remembering the function's values, or (if they were seldom
-    asked again, and they can change) compute them every time. Only speed depends on it:
-    rule functions are pure."""
-    keep = function.static or stats[1] >= MIN_HIT_RATE * stats[0]
-    function.fast = remembering if keep else plain
+def _decide(function, namespace: dict) -> None:
+    """After EARLY calls, if the hit rate is clearly below or above MIN_HIT_RATE, else after
+    MEASURE calls: keep remembering the function's values, or (if they were seldom asked
+    again, and they can change) compute them every time. Only speed depends on it: rule
+    functions are pure. The generated function reads the decision from its globals
+    (REMEMBER, MEASURING), and its calls and hits so far from STATS (misses, hits)."""
+    misses, hits = namespace["STATS"]
+    rate = hits / (misses + hits)
+    if misses + hits < MEASURE and CLEAR[0] <= rate <= CLEAR[1]:  # not clear yet: measured on
+        namespace["UNTIL"] = MEASURE
+        return
+    keep = function.static or rate >= MIN_HIT_RATE
+    namespace["REMEMBER"] = keep
+    namespace["MEASURING"] = False
     function.remembered = keep
 
 
@@ -38,32 +48,27 @@ def _too_deep(rt, function) -> None:
                       f"(in {function.name}: a function that calls itself without end?)")
 
 
+# One function per rule function, one Python frame per call: the remembered value looked up
+# (while REMEMBER), hits and misses counted while MEASURING (until _decide settles it), and on
+# a miss the body computed, charged one unit of work, and remembered.
 _FUNCTION = """\
-def _measure(rt{params}):
+def fast(rt{params}):
+    if REMEMBER:
 {table}
-    STATS[0] += 1
-    try:
-        if {key} in table:
-            STATS[1] += 1
-    except TypeError:  # an argument that cannot be a key
-        pass
-    if STATS[0] >= MEASURE:
-        _decide(F, STATS, _fast, _eval)
-    return _fast(rt{params})
-
-
-def _fast(rt{params}):
-{table}
-    try:
-        value = table.get({key}, _MISS)  # (a miss raises nothing: cheaper than KeyError)
-    except TypeError:  # an argument that cannot be a key (a list): not remembered
-        return _eval(rt{params})
-    if value is _MISS:
-        value = table[{key}] = _eval(rt{params})
-    return value
-
-
-def _eval(rt{params}):
+        try:
+            value = table.get({key}, _MISS)  # (a miss raises nothing: cheaper than KeyError)
+        except TypeError:  # an argument that cannot be a key (a list): not remembered
+            value, table = _MISS, None
+        if value is not _MISS:
+            if MEASURING:
+                STATS[1] += 1
+            return value
+        if MEASURING:
+            STATS[0] += 1
+            if STATS[0] + STATS[1] >= UNTIL:
+                _decide(F, G)
+    else:
+        table = None
     meter = rt.meter
     meter.left -= 1
     if meter.left < meter.next_check:
@@ -72,11 +77,13 @@ def _eval(rt{params}):
         ent = rt.ent
 {body}
         value = {result}
-{modify}        return value
-    except Exception as exc:
+{modify}    except Exception as exc:
         _note(exc, F)
         raise
-{leave}"""
+{leave}    if table is not None:
+        table[{key}] = value
+    return value
+"""
 
 # Only a function that can call itself (through others too) counts its nesting: the others
 # nest no deeper than the chain of functions calling each other, which the ruleset fixes.
@@ -156,16 +163,17 @@ def _memo_code(params: list[str]) -> dict:
     """Where a function's values are remembered: in the memo itself under its name when it
     has no parameters, else in its own table, keyed by its argument or their tuple."""
     if not params:
-        return {"table": "    table = rt.static_memo if F.static else rt.memo", "key": "NAME"}
-    table = ("    memo = rt.static_memo if F.static else rt.memo\n    table = memo.get(NAME)\n"
-             "    if table is None:\n        table = memo[NAME] = {}")
+        return {"table": "        table = rt.static_memo if F.static else rt.memo", "key": "NAME"}
+    table = ("        memo = rt.static_memo if F.static else rt.memo\n        table = memo.get(NAME)\n"
+             "        if table is None:\n            table = memo[NAME] = {}")
     return {"table": table, "key": params[0] if len(params) == 1 else f"({', '.join(params)}, )"}
 
 
 def generate_function(compiler, function, tree: Tree | None, modifiers: Sequence = ()):
-    """``fast(rt, *args)`` for a rule function without modifiers: remembered values looked up
-    with the arguments as the key, the body run with its parameters as Python locals. None
-    when codegen is off or the body has a shape not handled."""
+    """``fast(rt, *args)`` for a rule function: its remembered value looked up with the
+    arguments as the key, else its body run with its parameters as Python locals (then its
+    modifiers), all in one function. None when codegen is off or the body has a shape not
+    handled."""
     if not settings.ENABLED or tree is None:
         return None
     names = {param: f"a{i}" for i, param in enumerate(function.params)}
@@ -190,6 +198,7 @@ def generate_function(compiler, function, tree: Tree | None, modifiers: Sequence
                               result=result, modify=modify, **_memo_code(list(names.values())), **depth)
     namespace = dict(HELPERS, **constants(writer), F=function, NAME=function.name,
                      PARAMS=tuple(function.params), MODS=tuple(modifiers), zip=zip,
-                     STATS=[0, 0], MEASURE=MEASURE, _decide=_decide,
+                     STATS=[0, 0], UNTIL=EARLY, _decide=_decide, REMEMBER=True, MEASURING=True,
                      _note=note_function, _too_deep=_too_deep, Exception=Exception, _holders=holders)
-    return load_function(source, f"<rule function {function.name}>", namespace, "_measure")
+    namespace["G"] = namespace  # (where _decide writes its decision)
+    return load_function(source, f"<rule function {function.name}>", namespace, "fast")
