@@ -306,6 +306,11 @@ def destroy(rt, entity):
 @verb
 def log(rt, template, *values):
     if rt.keep_log:
+        if not rt.names and not rt.phrases and template.__class__ is str:  # the quick way, when it serves
+            text = _quick(rt, template, values, rt.ruleset.hidden.faces)
+            if text is not None:
+                rt.add_log_line(text, text)
+                return
         if values and visibility.mentions_unseen(rt, values):  # a line naming what some seat does not see: one per seat
             lines = visibility.log_lines(rt, values, lambda label: _fill(rt, template, values, label))
             if lines is not None:
@@ -329,7 +334,45 @@ def log_to(rt, who, template, *values):
     rt.add_log_line([owner, text], text)
 
 
+def _quick(rt, template: str, values: tuple, faces: dict) -> str | None:
+    """*template* (a text) filled as :func:`_fill` fills it when no language is chosen, with
+    each value's label read here at once; None (for :func:`_fill` to make the text) when a
+    value is not a text, an entity or an int, when some value is an entity of a kind or
+    deck with a face in *faces* (some seat may not see it: :mod:`.visibility` decides), or
+    when the template is new or its holes are not as many as the values. The text's length
+    is for the caller to check."""
+    known = _PARTS.get(template)
+    if known is None or known[2] != len(values):
+        return None
+    if not values:
+        return template
+    ent = rt.ent
+    labels = []
+    for value in values:
+        kind = value.__class__
+        if kind is str:
+            record = ent.get(value)
+            if record is None:
+                labels.append(value)
+                continue
+            if faces:  # (visibility.face_of: the record's deck's face, or its kind's)
+                deck = record.get("deck")
+                if record.get("kind") in faces or deck is not None and (deck.__class__ is not str or deck in faces):
+                    return None
+            name = record.get("name", value)
+            labels.append(name if name.__class__ is str else str(name))
+        elif kind is int:
+            labels.append(value)  # (%s writes an int as str does)
+        else:
+            return None
+    return known[1] % tuple(labels)
+
+
 def _fill(rt, template: str, values: tuple, label=None) -> str:
+    if label is None and template.__class__ is str and not rt.names and not rt.phrases:
+        text = _quick(rt, template, values, _NO_FACES)
+        if text is not None:
+            return text if len(text) <= rt.limits.text else check_text(rt.limits, text)
     if rt.phrases and template.__class__ is str:  # the sentence in the game's language
         translated = rt.phrases.get(template)
         if translated is not None:
@@ -359,6 +402,7 @@ def _fill(rt, template: str, values: tuple, label=None) -> str:
 
 _PARTS: dict[str, tuple[list[str], str, int]] = {}  # a log template -> its pieces around the {}, its %-pattern, how many {}
 _NUMBERED = re.compile(r"\{(\d+)\}")
+_NO_FACES: dict = {}  # (format labels every entity, seen or not)
 
 
 def _fill_numbered(rt, template: str, values: tuple, label=None) -> str:

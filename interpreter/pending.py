@@ -123,6 +123,13 @@ def log_choice(game, pending: dict, value: Any) -> None:
     """The log line of a choice: a private one (or a seat's part of a simultaneous
     statement's) only its player reads."""
     machine = game._machine
+    if not machine.names and not machine.phrases and not pending.get("private") and "fiber" not in pending:
+        # no language: the prompt shown is the one the pending decision keeps (shown_prompt)
+        choice = visibility.seen_label(machine, value) if value is not None else "passes"
+        if choice is not None:  # (None: it names what some seat may not see)
+            line = f"  {machine.label(pending['actor'])}: {pending['prompt'] or pending['var']} → {choice}"
+            machine.add_log_line(line, line)
+            return
     label = machine.label
     choice = label(value) if value is not None else machine.names.get("passes", "passes")
     head = f"  {label(pending['actor'])}: {machine.shown_prompt() or pending['var']} → "
