@@ -127,8 +127,18 @@ def log_choice(game, pending: dict, value: Any) -> None:
         # no language: the prompt shown is the one the pending decision keeps (shown_prompt)
         choice = visibility.seen_label(machine, value) if value is not None else "passes"
         if choice is not None:  # (None: it names what some seat may not see)
-            line = f"  {machine.label(pending['actor'])}: {pending['prompt'] or pending['var']} → {choice}"
-            machine.add_log_line(line, line)
+            actor = pending["actor"]
+            record = machine.ent.get(actor) if actor.__class__ is str else None
+            if record is not None and record.get("name").__class__ is str:  # (Machine.label, written out)
+                line = f"  {record['name']}: {pending['prompt'] or pending['var']} → {choice}"
+            else:
+                line = f"  {machine.label(actor)}: {pending['prompt'] or pending['var']} → {choice}"
+            size, limits = len(line), machine.limits
+            if size <= limits.text and machine.log_chars + size <= limits.log_chars:  # (add_log_line's budgets)
+                machine.log_chars += size
+                machine.state["log"].append(line)
+            else:
+                machine.add_log_line(line, line)  # raises
             return
     label = machine.label
     choice = label(value) if value is not None else machine.names.get("passes", "passes")
