@@ -306,6 +306,14 @@ def destroy(rt, entity):
 @verb
 def log(rt, template, *values):
     if rt.keep_log:
+        if not rt.names and not rt.phrases and template.__class__ is str:  # the quick way, when it serves
+            known = _PARTS.get(template)
+            if known is not None and known[2] == len(values):
+                labels = _labels(rt.ent, rt.ruleset.hidden.faces, values)
+                if labels is not None:
+                    text = known[1] % labels
+                    rt.add_log_line(text, text)
+                    return
         if values and visibility.mentions_unseen(rt, values):  # a line naming what some seat does not see: one per seat
             lines = visibility.log_lines(rt, values, lambda label: _fill(rt, template, values, label))
             if lines is not None:
@@ -314,6 +322,24 @@ def log(rt, template, *values):
                 return
         text = _fill(rt, template, values)
         rt.add_log_line(text, text)
+
+
+def log_known(rt, pattern: str, template: str, *values) -> None:
+    """``log(template, values...)`` as generated code writes it, the game's log kept: *pattern*
+    is the template's %-pattern (:func:`parts_of`), with as many holes as *values*. The line
+    is :func:`log`'s, made here at once when :func:`_labels` serves."""
+    if not rt.names and not rt.phrases:
+        labels = _labels(rt.ent, rt.ruleset.hidden.faces, values)
+        if labels is not None:
+            text = pattern % labels
+            size, limits = len(text), rt.limits
+            if size <= limits.text and rt.log_chars + size <= limits.log_chars:  # (add_log_line's budgets)
+                rt.log_chars += size
+                rt.state["log"].append(text)
+            else:
+                rt.add_log_line(text, text)  # raises
+            return
+    log(rt, template, *values)
 
 
 @verb
@@ -329,20 +355,64 @@ def log_to(rt, who, template, *values):
     rt.add_log_line([owner, text], text)
 
 
+def _labels(ent: dict, faces: dict, values: tuple) -> tuple | None:
+    """The labels of *values* as :meth:`Machine.label` gives them when no language is chosen
+    (a text: its entity's name, or itself; an int, which %-formatting writes as ``str``
+    does, as it is); None (for the general way) when a value is none of these, or is an
+    entity of a kind or deck with a face in *faces* (some seat may not see it: that is for
+    :mod:`.visibility` to say)."""
+    labels = []
+    for value in values:
+        kind = value.__class__
+        if kind is str:
+            record = ent.get(value)
+            if record is None:
+                labels.append(value)
+                continue
+            if faces:  # (visibility.face_of: the record's deck's face, or its kind's)
+                deck = record.get("deck")
+                if record.get("kind") in faces or deck is not None and (deck.__class__ is not str or deck in faces):
+                    return None
+            name = record.get("name", value)
+            labels.append(name if name.__class__ is str else str(name))
+        elif kind is int:
+            labels.append(value)
+        else:
+            return None
+    return tuple(labels)
+
+
+def parts_of(template: str) -> tuple[list[str], str, int]:
+    """A template's pieces around its ``{}``, its %-pattern (the same text by %-formatting,
+    given as many values as ``{}``) and how many ``{}`` it has; kept for the templates of
+    loaded rules (a few hundred)."""
+    known = _PARTS.get(template)
+    if known is None:
+        parts = template.split("{}")
+        known = (parts, "%s".join(part.replace("%", "%%") for part in parts), len(parts) - 1)
+        if len(_PARTS) < 4096:
+            _PARTS[template] = known
+    return known
+
+
 def _fill(rt, template: str, values: tuple, label=None) -> str:
+    if label is None and template.__class__ is str and not rt.names and not rt.phrases:
+        known = _PARTS.get(template)
+        if known is not None and known[2] == len(values):
+            labels = _labels(rt.ent, _NO_FACES, values)
+            if labels is not None:
+                text = known[1] % labels
+                return text if len(text) <= rt.limits.text else check_text(rt.limits, text)
     if rt.phrases and template.__class__ is str:  # the sentence in the game's language
         translated = rt.phrases.get(template)
         if translated is not None:
             if _NUMBERED.search(translated):
                 return _fill_numbered(rt, translated, values, label)
             template = translated
-    known = _PARTS.get(template) if template.__class__ is str else None
+    known = parts_of(template) if template.__class__ is str else None
     if known is None:
         parts = template.split("{}")
-        # (the same text by %-formatting, when there are as many values as {})
         known = (parts, "%s".join(part.replace("%", "%%") for part in parts), len(parts) - 1)
-        if len(_PARTS) < 4096 and template.__class__ is str:  # the templates of loaded rules: a few hundred
-            _PARTS[template] = known
     parts, pattern, holes = known
     if not holes:
         return check_text(rt.limits, template)
@@ -359,6 +429,7 @@ def _fill(rt, template: str, values: tuple, label=None) -> str:
 
 _PARTS: dict[str, tuple[list[str], str, int]] = {}  # a log template -> its pieces around the {}, its %-pattern, how many {}
 _NUMBERED = re.compile(r"\{(\d+)\}")
+_NO_FACES: dict = {}  # (format labels every entity, seen or not)
 
 
 def _fill_numbered(rt, template: str, values: tuple, label=None) -> str:

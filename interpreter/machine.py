@@ -148,6 +148,12 @@ class Machine(Steps):
         record[attr] = value
 
     def label(self, value: Any) -> str:
+        if value.__class__ is str and not self.names:  # (the commonest: an entity or a word, no language)
+            record = self.ent.get(value)
+            if record is None:
+                return value
+            name = record.get("name", value)
+            return name if name.__class__ is str else str(name)
         if isinstance(value, str):
             names = self.names
             if names and value in names:

@@ -123,6 +123,23 @@ def log_choice(game, pending: dict, value: Any) -> None:
     """The log line of a choice: a private one (or a seat's part of a simultaneous
     statement's) only its player reads."""
     machine = game._machine
+    if not machine.names and not machine.phrases and not pending.get("private") and "fiber" not in pending:
+        # no language: the prompt shown is the one the pending decision keeps (shown_prompt)
+        choice = visibility.seen_label(machine, value) if value is not None else "passes"
+        if choice is not None:  # (None: it names what some seat may not see)
+            actor = pending["actor"]
+            record = machine.ent.get(actor) if actor.__class__ is str else None
+            if record is not None and record.get("name").__class__ is str:  # (Machine.label, written out)
+                line = f"  {record['name']}: {pending['prompt'] or pending['var']} → {choice}"
+            else:
+                line = f"  {machine.label(actor)}: {pending['prompt'] or pending['var']} → {choice}"
+            size, limits = len(line), machine.limits
+            if size <= limits.text and machine.log_chars + size <= limits.log_chars:  # (add_log_line's budgets)
+                machine.log_chars += size
+                machine.state["log"].append(line)
+            else:
+                machine.add_log_line(line, line)  # raises
+            return
     label = machine.label
     choice = label(value) if value is not None else machine.names.get("passes", "passes")
     head = f"  {label(pending['actor'])}: {machine.shown_prompt() or pending['var']} → "

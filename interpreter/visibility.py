@@ -161,6 +161,30 @@ def _mentions_unseen(rt, hidden, values) -> bool:
     return False
 
 
+def seen_label(rt, value: Any) -> str | None:
+    """The label of *value* (a text, an int or a list of them) as every seat reads it, when
+    it names no entity of a kind or deck with a face (see :func:`face_of`) and no language
+    is chosen; else None (:func:`mentions_unseen` and :func:`log_lines` decide)."""
+    kind = value.__class__
+    if kind is str:
+        record = rt.ent.get(value)
+        if record is None:
+            return value
+        faces = rt.ruleset.hidden.faces
+        if faces:
+            deck = record.get("deck")
+            if record.get("kind") in faces or deck is not None and (deck.__class__ is not str or deck in faces):
+                return None
+        name = record.get("name", value)
+        return name if name.__class__ is str else str(name)
+    if kind is int:
+        return str(value)
+    if kind is list:
+        labels = [seen_label(rt, item) for item in value]
+        return None if None in labels else "[" + ", ".join(labels) + "]"  # type: ignore[arg-type]
+    return None
+
+
 def mentions_unseen(rt, values: tuple) -> bool:
     """Do *values* name an entity some seat may not see (so that a log line naming them is
     written by :func:`log_lines`)? False when the ruleset hides nothing."""

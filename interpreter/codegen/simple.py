@@ -14,12 +14,15 @@ statement to its closure.
 """
 from __future__ import annotations
 
-from lark import Tree
+from typing import cast
+
+from lark import Token, Tree
 
 from ...dsl.walker import EXPRESSION_KINDS, STATEMENT_KINDS
 from .. import visibility
-from ..builtins import VERBS
+from ..builtins import VERBS, log_known, parts_of
 from ..compiler import keep, store_index, target_as_expr
+from ..expressions import string_literal
 from ..limits import SMALL, check_value
 from .expressions import ExpressionWriter
 from .writer import RELATIONS, Unsupported, ident
@@ -121,12 +124,19 @@ class SimpleWriter(ExpressionWriter):
         builtin = VERBS.get(str(name))
         if builtin is None:  # pragma: no cover - macro calls are not simple statements
             raise Unsupported(str(name))
-        args = [self.expr(a, {}) for a in (args_tree.children if args_tree is not None else [])]
-        if builtin.fn is VERBS["log"].fn:  # which does nothing without the log
-            self.emit("if rt.keep_log:")
-            self.depth += 1
-        self.emit(f"{self.const(builtin.fn)}(rt{''.join(', ' + a for a in args)})")
-        self.depth -= builtin.fn is VERBS["log"].fn
+        trees = args_tree.children if args_tree is not None else []
+        args = [self.expr(a, {}) for a in trees]
+        if builtin.fn is not VERBS["log"].fn:
+            self.emit(f"{self.const(builtin.fn)}(rt{''.join(', ' + a for a in args)})")
+            return
+        self.emit("if rt.keep_log:")  # which does nothing without the log
+        fn = builtin.fn
+        if trees and isinstance(trees[0], Tree) and trees[0].data == "string":  # a template known now
+            template = string_literal(cast(Token, trees[0].children[0]))
+            _, pattern, holes = parts_of(template)
+            if holes == len(args) - 1:
+                fn, args = log_known, [repr(pattern)] + args  # (a literal: no constant to look up)
+        self.emit(f"    {self.const(fn)}(rt{''.join(', ' + a for a in args)})")
 
     def s_draw_stmt(self, tree: Tree) -> None:
         source = self.expr(target_as_expr(tree.children[1]), {})
