@@ -135,7 +135,7 @@ class SimpleWriter(ExpressionWriter):
             template = string_literal(cast(Token, trees[0].children[0]))
             _, pattern, holes = parts_of(template)
             if holes == len(args) - 1:
-                fn, args = log_known, [repr(pattern)] + args  # (a literal: no constant to look up)
+                fn, args = log_known, [self.const(pattern)] + args
         self.emit(f"    {self.const(fn)}(rt{''.join(', ' + a for a in args)})")
 
     def s_draw_stmt(self, tree: Tree) -> None:
