@@ -19,7 +19,7 @@ compiler notes for remembered values: ``link_invalidation`` in invalidation.py) 
 an entity: until then that check is not made again, since it cannot hold (the others are made in
 their order). A statement that writes attributes of one entity only, which the check reads only
 of its item (``keyed_writes`` in invalidation.py), leaves instead the set of the entities written
-since (``machine.forget_keyed``): only those items are tested again, in the items' order, the
+since (``invalidation.forget_keyed``): only those items are tested again, in the items' order, the
 others being known to hold for none. Whatever forgets remembered values (``Game.state_edited``,
 a restore, a trial's rollback) forgets this too.
 """

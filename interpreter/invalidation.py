@@ -2,7 +2,9 @@
 which functions are static (:func:`mark_static`), which remembered values a statement makes
 stale (:func:`link_invalidation`), and which writes concern one entity only, so that only that
 entity's remembered values are forgotten and only that item's state checks tested again
-(:func:`keyed_writes`). Nothing here knows any game.
+(:func:`keyed_writes`); and, as the game runs, forgetting the values a statement made stale
+(:func:`forget`, :func:`forget_keyed`, called by the machine and generated code). Nothing here
+knows any game.
 """
 from __future__ import annotations
 
@@ -65,7 +67,7 @@ def keyed_writes(functions: dict[str, g.Function], reads: dict[str, set], nodes:
     remembered names it makes stale only for that entity)}``. A one-parameter rule function
     whose every read of the written attributes is of its parameter (``x.items``, or a call
     ``g(s)`` of such a function) changes only its value for the written entity: the machine
-    then forgets that entry alone (``machine.forget_keyed``). So does a state check over
+    then forgets that entry alone (:func:`forget_keyed` below). So does a state check over
     items whose condition reads the attributes only of its item, and whose items read none of
     them: only that item is tested again (decisions.py). Everything else a statement makes
     stale is forgotten whole, as before."""
@@ -206,3 +208,52 @@ def _local_attrs(functions: dict[str, g.Function], reads: dict[str, set]) -> dic
             if now != local[name]:
                 local[name], changed = now, True
     return local
+
+
+# ---- as the game runs: forgetting what a statement made stale ----------------------------------
+
+def forget(memo: dict, names: frozenset) -> None:
+    """Drop the remembered values of the rule functions *names* (a statement may have made
+    them stale), walking the smaller of the two."""
+    if len(memo) < len(names):
+        for name in [name for name in memo if name in names]:
+            del memo[name]
+    else:
+        for name in names:
+            memo.pop(name, None)
+
+
+def forget_keyed(memo: dict, names: frozenset, keyed: frozenset, entity, held: bool) -> None:
+    """As :func:`forget`, after a statement that wrote attributes of *entity* only: of the
+    names in *keyed* (``keyed_writes`` in invalidation.py) only that entity's value is
+    forgotten, from the table itself, or, while a trial *held* the tables too, from a copy
+    that replaces it (as a forgotten one would be: the trial tells what an action made stale
+    by the tables it finds replaced, and its own stay as they were); a state check remembered
+    to hold for no item is to test that item again (decisions.py)."""
+    if entity.__class__ is not str:
+        forget(memo, names)
+        return
+    rest = _REST.get((names, keyed))
+    if rest is None:
+        if len(_REST) > 4096:
+            _REST.clear()
+        rest = _REST[names, keyed] = names - keyed
+    for name in keyed:
+        table = memo.get(name)
+        if table is None:
+            continue
+        if table.__class__ is dict:
+            if held:
+                table = memo[name] = table.copy()
+            table.pop(entity, None)
+        elif table is True:
+            memo[name] = frozenset((entity,))
+        elif table.__class__ is frozenset:
+            memo[name] = table | {entity}
+        else:  # pragma: no cover - (a value of no keyed kind: forgotten whole)
+            del memo[name]
+    if rest:
+        forget(memo, rest)
+
+
+_REST: dict[tuple[frozenset, frozenset], frozenset] = {}  # (names, keyed) -> names - keyed

@@ -20,6 +20,7 @@ from . import fibers, triggers, visibility
 from .compiler import keep
 from .decisions import checking, fire_checks, settle, subsets, unsettled
 from .errors import call_chain, in_authors_words, mark
+from .invalidation import forget
 from .limits import DEFAULT, BudgetError, Limits, Meter, check_sequence, check_text
 from .steps import Steps
 
@@ -31,53 +32,6 @@ def _own(value: Any) -> Any:
     """Arguments are copied, so a macro's (or a trigger's, or a card effect's) names never
     share a list with the state; a saved game could not restore such sharing."""
     return list(value) if isinstance(value, list) else dict(value) if isinstance(value, dict) else value
-
-
-def forget(memo: dict, names: frozenset) -> None:
-    """Drop the remembered values of the rule functions *names* (a statement may have made
-    them stale), walking the smaller of the two."""
-    if len(memo) < len(names):
-        for name in [name for name in memo if name in names]:
-            del memo[name]
-    else:
-        for name in names:
-            memo.pop(name, None)
-
-
-def forget_keyed(memo: dict, names: frozenset, keyed: frozenset, entity, held: bool) -> None:
-    """As :func:`forget`, after a statement that wrote attributes of *entity* only: of the
-    names in *keyed* (``keyed_writes`` in invalidation.py) only that entity's value is
-    forgotten, from the table itself, or, while a trial *held* the tables too, from a copy
-    that replaces it (as a forgotten one would be: the trial tells what an action made stale
-    by the tables it finds replaced, and its own stay as they were); a state check remembered
-    to hold for no item is to test that item again (decisions.py)."""
-    if entity.__class__ is not str:
-        forget(memo, names)
-        return
-    rest = _REST.get((names, keyed))
-    if rest is None:
-        if len(_REST) > 4096:
-            _REST.clear()
-        rest = _REST[names, keyed] = names - keyed
-    for name in keyed:
-        table = memo.get(name)
-        if table is None:
-            continue
-        if table.__class__ is dict:
-            if held:
-                table = memo[name] = table.copy()
-            table.pop(entity, None)
-        elif table is True:
-            memo[name] = frozenset((entity,))
-        elif table.__class__ is frozenset:
-            memo[name] = table | {entity}
-        else:  # pragma: no cover - (a value of no keyed kind: forgotten whole)
-            del memo[name]
-    if rest:
-        forget(memo, rest)
-
-
-_REST: dict[tuple[frozenset, frozenset], frozenset] = {}  # (names, keyed) -> names - keyed
 
 
 def deal_copies(machine) -> None:

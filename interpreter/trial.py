@@ -68,7 +68,7 @@ class Trial:
         history = game._history
         self._history_size = None if history is None else len(history["decisions"])
         machine = game._machine
-        machine.held = True  # this trial holds the memo's tables: a keyed forget replaces them (machine.forget_keyed)
+        machine.held = True  # this trial holds the memo's tables: a keyed forget replaces them (invalidation.forget_keyed)
         self._log_chars = machine.log_chars
         marks = _mark_writes(game.ruleset)[0]
         if marks:

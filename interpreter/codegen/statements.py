@@ -23,8 +23,8 @@ from lark import Token, Tree
 from ...dsl import graph as g
 from ..errors import mark as mark_error
 from ..expressions import own
+from ..invalidation import forget, forget_keyed
 from ..limits import check_sequence
-from ..machine import forget, forget_keyed
 from ..triggers import holders
 from . import writer as settings
 from .simple import SIMPLE_HELPERS, SimpleWriter
