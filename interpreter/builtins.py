@@ -332,12 +332,7 @@ def log_known(rt, pattern: str, template: str, *values) -> None:
         labels = _labels(rt.ent, rt.ruleset.hidden.faces, values)
         if labels is not None:
             text = pattern % labels
-            size, limits = len(text), rt.limits
-            if size <= limits.text and rt.log_chars + size <= limits.log_chars:  # (add_log_line's budgets)
-                rt.log_chars += size
-                rt.state["log"].append(text)
-            else:
-                rt.add_log_line(text, text)  # raises
+            rt.add_log_line(text, text)
             return
     log(rt, template, *values)
 

@@ -133,12 +133,7 @@ def log_choice(game, pending: dict, value: Any) -> None:
                 line = f"  {record['name']}: {pending['prompt'] or pending['var']} → {choice}"
             else:
                 line = f"  {machine.label(actor)}: {pending['prompt'] or pending['var']} → {choice}"
-            size, limits = len(line), machine.limits
-            if size <= limits.text and machine.log_chars + size <= limits.log_chars:  # (add_log_line's budgets)
-                machine.log_chars += size
-                machine.state["log"].append(line)
-            else:
-                machine.add_log_line(line, line)  # raises
+            machine.add_log_line(line, line)
             return
     label = machine.label
     choice = label(value) if value is not None else machine.names.get("passes", "passes")
